@@ -1,0 +1,38 @@
+import Foundation
+
+extension NetworkError: LocalizedError {
+    /// A sentence a person can act on.
+    public var errorDescription: String? {
+        switch self {
+        case .invalidRequest(let reason):
+            "The request is invalid and was not sent: \(reason)."
+        case .encodingFailed(let error):
+            "The request body could not be encoded: \(error)."
+        case .transport(let error):
+            "The server could not be reached (URLError \(error.code.rawValue)): \(error.localizedDescription)"
+        case .timedOut(let duration):
+            "The request timed out after \(duration)."
+        case .unacceptableStatusCode(let response):
+            "The server answered with status \(response.statusCode)\(Self.bodySnippet(response))."
+        case .decodingFailed(let error, let response):
+            "The response (status \(response.statusCode), \(response.body.count) bytes) could not be decoded: \(error)."
+        case .retryLimitReached(let attempts, let response):
+            "The request was retried until the limit: \(attempts) attempts, the last answered with status \(response.statusCode)."
+        case .invalidResponse:
+            "The server's answer is not an HTTP response."
+        case .actionDidNotComplete(let action):
+            "The action \(action) released its completion handler without calling it."
+        case .actionNotImplemented(let action):
+            "The action \(action) implements neither its async nor its completion-handler method."
+        case .cancelled:
+            "The request was cancelled."
+        }
+    }
+
+    private static func bodySnippet(_ response: NetworkResponse) -> String {
+        guard !response.body.isEmpty, let text = String(data: response.body.prefix(200), encoding: .utf8) else {
+            return ""
+        }
+        return ": \(text)"
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Why a send failed, when the library itself is the one to say so.
+///
+/// Errors thrown by your own actions and by ``Request/buildRequest(with:)`` pass through
+/// unchanged; everything else is one of these cases.
+public enum NetworkError: Error, Sendable {
+    /// The request could not be sent as built: a malformed URL, a header with a line break, a
+    /// URL that cannot take a query. Nothing went on the wire.
+    case invalidRequest(reason: String)
+    /// The body could not be encoded; the underlying error says why.
+    case encodingFailed(any Error)
+    /// The transport failed: no connection, DNS, connection lost, TLS. Carries the `URLError`.
+    case transport(URLError)
+    /// An attempt took longer than its timeout.
+    case timedOut(after: Duration)
+    /// The server answered with a status the request does not accept. The whole response is here,
+    /// so an API error body can be decoded with ``decodeBody(_:using:)``.
+    case unacceptableStatusCode(NetworkResponse)
+    /// The body could not be turned into the typed response. Carries the underlying error and
+    /// the response, so its body can be inspected.
+    case decodingFailed(any Error, response: NetworkResponse)
+    /// The response completed actions asked for more retries than the configuration allows.
+    case retryLimitReached(attempts: Int, response: NetworkResponse)
+    /// The session answered with something that is not an HTTP response.
+    case invalidResponse
+    /// A completion-style action released its completion handler without calling it. The send
+    /// fails instead of hanging.
+    case actionDidNotComplete(action: String)
+    /// An action implements neither its async nor its completion-handler method.
+    case actionNotImplemented(action: String)
+    /// The send was cancelled: by its task, its `Cancellable`, or while queued or in an action.
+    case cancelled
+
+    /// The response this error carries, if any.
+    public var response: NetworkResponse? {
+        switch self {
+        case .unacceptableStatusCode(let response), .decodingFailed(_, let response),
+            .retryLimitReached(_, let response):
+            response
+        default:
+            nil
+        }
+    }
+
+    /// The status code of the response this error carries, if any.
+    public var statusCode: Int? { response?.statusCode }
+
+    /// Decodes the carried response's body, for example an API's JSON error, or returns `nil` when
+    /// there is no response or the body is not of that shape.
+    ///
+    /// ```swift
+    /// catch let error as NetworkError {
+    ///     if let apiError = error.decodeBody(APIError.self) { show(apiError.message) }
+    /// }
+    /// ```
+    public func decodeBody<T: Decodable>(_ type: T.Type, using decoder: JSONDecoder = JSONDecoder()) -> T? {
+        guard let response else { return nil }
+        return try? decoder.decode(type, from: response.body)
+    }
+
+    /// Whether this error means the send was cancelled.
+    public var isCancellation: Bool {
+        if case .cancelled = self { return true }
+        return false
+    }
+}
+
+extension NetworkError {
+    /// Maps what the transport or a task threw to the error a caller sees: every form of
+    /// cancellation (`CancellationError`, `URLError.cancelled`) becomes ``cancelled``, a `URLError`
+    /// becomes ``transport(_:)``, and anything else passes through unchanged.
+    static func normalize(_ error: any Error) -> any Error {
+        switch error {
+        case is CancellationError:
+            return NetworkError.cancelled
+        case let urlError as URLError:
+            return urlError.code == .cancelled ? NetworkError.cancelled : NetworkError.transport(urlError)
+        default:
+            return error
+        }
+    }
+}

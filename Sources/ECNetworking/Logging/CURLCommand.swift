@@ -1,0 +1,26 @@
+/// Renders a request as a cURL command that repeats it, with secrets redacted.
+enum CURLCommand {
+    static func render(_ request: NetworkRequest, redaction: Redaction) -> String {
+        var parts = ["curl"]
+        if request.method != .get {
+            parts.append("-X \(request.method.rawValue)")
+        }
+        parts.append(quote(redaction.url(request.url)))
+        for field in request.headers {
+            parts.append("-H \(quote("\(field.name): \(redaction.headerValue(name: field.name, value: field.value))"))")
+        }
+        if case .data(let data, _)? = request.body?.content, !data.isEmpty {
+            if let text = String(data: data, encoding: .utf8) {
+                parts.append("--data-binary \(quote(text))")
+            } else {
+                parts.append("--data-binary '<\(data.count) bytes of binary data>'")
+            }
+        }
+        return parts.joined(separator: " ")
+    }
+
+    /// Quotes for a POSIX shell: single quotes, with each `'` written as `'\''`.
+    private static func quote(_ text: String) -> String {
+        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+}

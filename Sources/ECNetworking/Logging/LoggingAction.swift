@@ -1,0 +1,60 @@
+import Foundation
+
+/// The built-in logging action, installed by `NetworkConfiguration(logging: true)` and always run
+/// after every other action, so it logs the request exactly as it was sent.
+///
+/// For each attempt it writes the request (method, URL, headers, body preview, a cURL command) and
+/// the response (status, duration, headers, body preview), and a line for a send that failed
+/// before a response. Secrets named in ``LoggingOptions`` are redacted everywhere, the cURL line
+/// included.
+struct LoggingAction: RequestBeganAction, ResponseBeganAction {
+    let options: LoggingOptions
+    private let redaction: Redaction
+
+    init(options: LoggingOptions) {
+        self.options = options
+        self.redaction = Redaction(options: options)
+    }
+
+    func requestBegan(_ request: NetworkRequest) {
+        var lines = ["--> \(request.method.rawValue) \(redaction.url(request.url))"]
+        lines += headerLines(request.headers)
+        if case .data(let data, _)? = request.body?.content, !data.isEmpty {
+            lines.append("    body: \(preview(data))")
+        }
+        if options.includesCURLCommand {
+            lines.append("    \(CURLCommand.render(request, redaction: redaction))")
+        }
+        options.sink.write(lines.joined(separator: "\n"))
+    }
+
+    func responseBegan(request: NetworkRequest, response: NetworkResponse) {
+        let milliseconds = Int((response.timings.transport.seconds * 1000).rounded())
+        var lines = ["<-- \(response.statusCode) \(request.method.rawValue) \(redaction.url(request.url)) (\(milliseconds) ms)"]
+        lines += headerLines(response.headers)
+        if !response.body.isEmpty {
+            lines.append("    body: \(preview(response.body))")
+        }
+        options.sink.write(lines.joined(separator: "\n"))
+    }
+
+    /// Logs a send that ended in an error, so transport failures and cancellations show up too.
+    func logFailure(of request: NetworkRequest, error: any Error) {
+        let reason = (error as? LocalizedError)?.errorDescription ?? "\(error)"
+        options.sink.write("<-- failed \(request.method.rawValue) \(redaction.url(request.url)): \(reason)")
+    }
+
+    private func headerLines(_ headers: HTTPHeaders) -> [String] {
+        headers.map { "    \($0.name): \(redaction.headerValue(name: $0.name, value: $0.value))" }
+    }
+
+    private func preview(_ data: Data) -> String {
+        let shown = data.prefix(max(0, options.bodyPreviewLimit))
+        let remainder = data.count - shown.count
+        let suffix = remainder > 0 ? "… (\(remainder) more bytes)" : ""
+        guard let text = String(data: shown, encoding: .utf8) ?? String(data: shown.dropLast(3), encoding: .utf8) else {
+            return "<\(data.count) bytes of binary data>"
+        }
+        return text + suffix
+    }
+}

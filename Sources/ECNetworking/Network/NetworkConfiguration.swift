@@ -1,0 +1,62 @@
+import Foundation
+
+/// How a ``URLSessionNetwork`` builds, sends, validates and decodes requests.
+///
+/// ```swift
+/// var configuration = NetworkConfiguration(baseURL: URL(string: "https://api.example.com")!, logging: true)
+/// configuration.maximumConcurrentRequests = 4
+/// configuration.defaultHeaders["Accept"] = "application/json"
+/// configuration.timeout = .seconds(10)
+/// ```
+public struct NetworkConfiguration: Sendable {
+    /// The URL every ``Request`` builds on.
+    public var baseURL: URL
+    /// Whether the built-in logging action is installed; it runs after every other action.
+    public var logging: Bool
+    /// What the logging action writes and hides.
+    public var loggingOptions: LoggingOptions
+    /// How many requests may be on the wire at once; the rest wait in priority order.
+    /// `nil`, the default, means no limit.
+    public var maximumConcurrentRequests: Int?
+    /// Headers added to every request that does not set the same name, before the will-begin actions.
+    public var defaultHeaders: HTTPHeaders
+    /// How long one attempt may take; 60 seconds by default, `nil` for no limit. A request's own
+    /// ``NetworkRequest/timeout`` wins.
+    public var timeout: Duration?
+    /// Encodes JSON bodies.
+    public var encoder: JSONEncoder
+    /// Decodes `Decodable` responses.
+    public var decoder: JSONDecoder
+    /// Status codes that count as success; 200..<300 by default. A request's own
+    /// ``NetworkRequest/acceptableStatusCodes`` wins.
+    public var acceptableStatusCodes: Set<Int>
+    /// How many times the completed actions may ask for a retry within one send; 3 by default.
+    public var maximumRetries: Int
+    /// The queue completion handlers are called on; `nil`, the default, calls them on whichever
+    /// thread the send finished on (a server or command-line tool may never run the main queue).
+    public var completionQueue: DispatchQueue?
+    /// Called once after every send, successful or not, with its timings.
+    public var metricsHandler: (@Sendable (RequestMetrics) -> Void)?
+
+    /// Where the logging action writes; a shortcut for `loggingOptions.sink`.
+    public var logSink: LogSink {
+        get { loggingOptions.sink }
+        set { loggingOptions.sink = newValue }
+    }
+
+    /// Creates a configuration with defaults for everything but the base URL and logging.
+    public init(baseURL: URL, logging: Bool = false) {
+        self.baseURL = baseURL
+        self.logging = logging
+        self.loggingOptions = LoggingOptions()
+        self.maximumConcurrentRequests = nil
+        self.defaultHeaders = [:]
+        self.timeout = .seconds(60)
+        self.encoder = JSONEncoder()
+        self.decoder = JSONDecoder()
+        self.acceptableStatusCodes = Set(200..<300)
+        self.maximumRetries = 3
+        self.completionQueue = nil
+        self.metricsHandler = nil
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The transport a ``URLSessionNetwork`` sends through: `URLSession`, or a test double such as
+/// `MockSession` from `ECNetworkingTesting`.
+public protocol Session: Sendable {
+    /// Creates a task, not yet resumed, that sends `request` and calls `completion` once with the
+    /// body and response or with an error. `completion` may run on any thread.
+    func dataTask(
+        for request: URLRequest,
+        completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+    ) -> any SessionTask
+}
+
+/// A transport task created by a ``Session``.
+public protocol SessionTask: Sendable {
+    /// Starts the task.
+    func resume()
+    /// Cancels the task; its completion then reports `URLError.cancelled`.
+    func cancel()
+}
+
+extension URLSession: Session {
+    /// Creates a data task with a completion handler, which works on every platform
+    /// (`data(for:)` is missing on older FoundationNetworking).
+    public func dataTask(
+        for request: URLRequest,
+        completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+    ) -> any SessionTask {
+        dataTask(with: request, completionHandler: completion)
+    }
+}
+
+extension URLSessionDataTask: SessionTask {}

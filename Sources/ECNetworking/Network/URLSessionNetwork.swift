@@ -1,0 +1,94 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The ``Network`` that sends through a `URLSession` (or any ``Session``), running each request
+/// through the action stages, then validating the response and decoding the typed result.
+///
+/// ```swift
+/// let network = URLSessionNetwork(configuration: .init(baseURL: baseURL, logging: true))
+/// network.add(action: AuthenticationAction(tokens: tokens))
+/// let users = try await network.send(ListUsersRequest(online: true))
+/// ```
+///
+/// The flow of one send: build the request; will-begin actions in order; wait for a slot under
+/// ``NetworkConfiguration/maximumConcurrentRequests``; encode; began actions; the transport;
+/// response-began actions; completed actions (which may ask for a retry, going back to will-begin);
+/// validation of the status; decoding. It keeps one session for its whole life.
+public final class URLSessionNetwork: Network {
+    /// The configuration it was created with.
+    public let configuration: NetworkConfiguration
+    let session: any Session
+    let actions: ActionRegistry
+    let admission: AdmissionController?
+    let loggingAction: LoggingAction?
+
+    /// Creates a network that sends through `session`; by default a new `URLSession` kept for the
+    /// network's whole life (short-lived sessions crash in libcurl on Linux).
+    public init(configuration: NetworkConfiguration, session: any Session = URLSession(configuration: .default)) {
+        self.configuration = configuration
+        self.session = session
+        self.loggingAction = configuration.logging ? LoggingAction(options: configuration.loggingOptions) : nil
+        self.actions = ActionRegistry(trailingAction: loggingAction)
+        self.admission = configuration.maximumConcurrentRequests.map(AdmissionController.init(limit:))
+    }
+
+    /// Adds an action after those already added (and before the logging action) at every stage it
+    /// conforms to. Requests already running pick it up from their next attempt.
+    public func add(action: any Action) {
+        actions.add(action)
+    }
+
+    /// Sends a request and returns its typed response.
+    public func send<R: Request>(_ request: R, priority: RequestPriority) async throws -> R.Response {
+        var networkRequest = try request.buildRequest(with: configuration.baseURL)
+        networkRequest.customProperties.merge(request.customProperties)
+        var context = SendContext(request: networkRequest)
+        do {
+            let response = try await perform(networkRequest, priority: priority, context: &context)
+            let decodingStart = context.clock.now
+            let value: R.Response
+            do {
+                value = try request.response(from: response, with: configuration.decoder)
+            } catch let error as NetworkError {
+                throw error
+            } catch {
+                throw NetworkError.decodingFailed(error, response: response)
+            }
+            context.timings.decoding = context.elapsed(since: decodingStart)
+            configuration.metricsHandler?(context.metrics(error: nil))
+            return value
+        } catch {
+            configuration.metricsHandler?(context.metrics(error: error))
+            throw error
+        }
+    }
+
+    /// Sends a raw request and returns the validated response, without decoding.
+    public func send(_ request: NetworkRequest, priority: RequestPriority) async throws -> NetworkResponse {
+        var context = SendContext(request: request)
+        do {
+            let response = try await perform(request, priority: priority, context: &context)
+            configuration.metricsHandler?(context.metrics(error: nil))
+            return response
+        } catch {
+            configuration.metricsHandler?(context.metrics(error: error))
+            throw error
+        }
+    }
+
+    /// Sends a request and calls `completion` exactly once, on the configuration's
+    /// ``NetworkConfiguration/completionQueue`` when one is set.
+    @discardableResult
+    public func send<R: Request>(
+        _ request: R,
+        priority: RequestPriority,
+        completion: @escaping @Sendable (Result<R.Response, any Error>) -> Void
+    ) -> any Cancellable {
+        startSend(on: configuration.completionQueue, completion: completion) {
+            try await self.send(request, priority: priority)
+        }
+    }
+}

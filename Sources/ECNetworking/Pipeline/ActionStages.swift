@@ -1,0 +1,47 @@
+/// The actions of each stage, in the order they run.
+struct ActionStages: Sendable {
+    var willBegin: [any RequestWillBeginAction] = []
+    var began: [any RequestBeganAction] = []
+    var responseBegan: [any ResponseBeganAction] = []
+    var completed: [any ResponseCompletedAction] = []
+
+    /// Adds `action` to the end of every stage it conforms to.
+    mutating func append(_ action: any Action) {
+        if let action = action as? any RequestWillBeginAction { willBegin.append(action) }
+        if let action = action as? any RequestBeganAction { began.append(action) }
+        if let action = action as? any ResponseBeganAction { responseBegan.append(action) }
+        if let action = action as? any ResponseCompletedAction { completed.append(action) }
+    }
+}
+
+/// The actions added to a network, safe to add to while requests run.
+///
+/// Each send takes a snapshot when an attempt starts, so an action added meanwhile applies from
+/// the next attempt on and never changes a stage halfway through.
+final class ActionRegistry: Sendable {
+    private let userActions = LockedState(ActionStages())
+    private let snapshotState: LockedState<ActionStages>
+    private let trailingAction: (any Action)?
+
+    /// Creates a registry whose `trailingAction` (the logging action) stays after every other.
+    init(trailingAction: (any Action)?) {
+        self.trailingAction = trailingAction
+        var stages = ActionStages()
+        if let trailingAction { stages.append(trailingAction) }
+        snapshotState = LockedState(stages)
+    }
+
+    func add(_ action: any Action) {
+        // Both locks are taken in this order only, so two adds cannot deadlock.
+        userActions.withLock { user in
+            user.append(action)
+            var snapshot = user
+            if let trailingAction { snapshot.append(trailingAction) }
+            snapshotState.withLock { $0 = snapshot }
+        }
+    }
+
+    var snapshot: ActionStages {
+        snapshotState.withLock { $0 }
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A request ready for the transport: the `URLRequest`, and the same request as a
+/// ``NetworkRequest`` with everything the wire will carry (final URL, `Content-Type`, encoded body),
+/// which is what the began, response and completed actions see.
+struct WireRequest: Sendable {
+    var request: NetworkRequest
+    var urlRequest: URLRequest
+    /// The deadline of one attempt, enforced by the pipeline itself.
+    var timeout: Duration?
+
+    /// Validates and encodes `request`.
+    ///
+    /// - Throws: ``NetworkError/invalidRequest(reason:)`` for a URL that is not absolute HTTP(S),
+    ///   a method that is not an HTTP token, or a header with a line break or invalid name;
+    ///   ``NetworkError/encodingFailed(_:)`` for a body that cannot be encoded.
+    init(_ request: NetworkRequest, configuration: NetworkConfiguration) throws {
+        let url = try request.urlWithQuery()
+        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            let host = url.host, !host.isEmpty
+        else {
+            throw NetworkError.invalidRequest(reason: "\"\(url.absoluteString)\" is not an absolute http or https URL")
+        }
+        guard HeaderValidation.isToken(request.method.rawValue) else {
+            throw NetworkError.invalidRequest(reason: "\"\(request.method.rawValue)\" is not a valid HTTP method")
+        }
+        var wire = request
+        wire.url = url
+        wire.queryItems = []
+        if let body = request.body {
+            let encoded = try body.encoded(defaultEncoder: configuration.encoder)
+            if let contentType = encoded.contentType, !wire.headers.contains(name: "Content-Type") {
+                wire.headers.add(name: "Content-Type", value: contentType)
+            }
+            wire.body = .data(encoded.data, contentType: nil)
+        }
+        try HeaderValidation.validate(wire.headers)
+
+        var urlRequest = URLRequest(url: url)
+        urlRequest.httpMethod = wire.method.rawValue
+        for field in wire.headers {
+            urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
+        }
+        if case .data(let data, _)? = wire.body?.content {
+            urlRequest.httpBody = data
+        }
+        if let cachePolicy = wire.cachePolicy {
+            urlRequest.cachePolicy = cachePolicy
+        }
+        let timeout = wire.timeout ?? configuration.timeout
+        if let timeout {
+            // Foundation truncates this to whole seconds on Linux, so it is only a backstop a
+            // second beyond the deadline the pipeline enforces itself.
+            urlRequest.timeoutInterval = (timeout.seconds + 1).rounded(.up)
+        }
+        self.request = wire
+        self.urlRequest = urlRequest
+        self.timeout = timeout
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, with fractions.
+    var seconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,59 @@
+/// Extra information that travels with a request through every action, for example whether it
+/// needs authentication.
+///
+/// It keeps ECNetworking's dictionary shape (`["requiresAuthentication": true]`, read back with
+/// `customProperties["requiresAuthentication"] as? Bool`) and adds typed keys
+/// (`customProperties[RequiresAuthentication.self]`) whose values need no casts. Every value is
+/// `Sendable`, because requests cross threads.
+public struct CustomProperties: Sendable, ExpressibleByDictionaryLiteral {
+    enum StorageKey: Hashable, Sendable {
+        case name(String)
+        case type(ObjectIdentifier)
+    }
+
+    private var storage: [StorageKey: any Sendable]
+
+    /// Creates an empty set of properties.
+    public init() {
+        storage = [:]
+    }
+
+    /// Creates properties from a dictionary literal with string keys.
+    public init(dictionaryLiteral elements: (String, any Sendable)...) {
+        storage = Dictionary(elements.map { (StorageKey.name($0.0), $0.1) }, uniquingKeysWith: { $1 })
+    }
+
+    /// Creates properties from a dictionary with string keys.
+    public init(_ dictionary: [String: any Sendable]) {
+        storage = Dictionary(uniqueKeysWithValues: dictionary.map { (StorageKey.name($0.key), $0.value) })
+    }
+
+    /// The value stored under a string key, or `nil`.
+    public subscript(name: String) -> (any Sendable)? {
+        get { storage[.name(name)] }
+        set { storage[.name(name)] = newValue }
+    }
+
+    /// The value stored under a typed key, or the key's default value.
+    public subscript<K: CustomPropertyKey>(key: K.Type) -> K.Value {
+        get { storage[.type(ObjectIdentifier(key))] as? K.Value ?? K.defaultValue }
+        set { storage[.type(ObjectIdentifier(key))] = newValue }
+    }
+
+    /// Whether a value was set for a typed key (as opposed to its default being read).
+    public func contains<K: CustomPropertyKey>(_ key: K.Type) -> Bool {
+        storage[.type(ObjectIdentifier(key))] != nil
+    }
+
+    /// Whether there are no properties.
+    public var isEmpty: Bool { storage.isEmpty }
+
+    /// The number of properties.
+    public var count: Int { storage.count }
+
+    /// Copies every property of `other` into these, replacing values under the same key.
+    public mutating func merge(_ other: CustomProperties) {
+        guard !other.storage.isEmpty else { return }
+        storage.merge(other.storage) { _, new in new }
+    }
+}

@@ -1,0 +1,157 @@
+/// An ordered list of HTTP header fields whose names are compared without regard to case.
+///
+/// A name may appear more than once (`Set-Cookie`, `Accept`); ``subscript(_:)`` reads all of its
+/// values joined by `", "` and replaces them all when written, while ``add(name:value:)`` keeps the
+/// ones already there. The order of fields is kept, so what is sent and logged is predictable.
+///
+/// ```swift
+/// var headers: HTTPHeaders = ["Accept": "application/json"]
+/// headers["authorization"] = "Bearer abc"
+/// headers["Authorization"]   // "Bearer abc"
+/// ```
+public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, Sequence {
+    /// One header field: a name and a value.
+    public struct Field: Sendable, Hashable {
+        /// The name as it was given; lookups ignore its case.
+        public var name: String
+        /// The value, without leading or trailing white space.
+        public var value: String
+
+        /// Creates a field.
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// The fields in the order they were added.
+    public private(set) var fields: [Field]
+
+    /// Creates an empty list.
+    public init() {
+        fields = []
+    }
+
+    /// Creates a list from fields, keeping their order and any repeated names.
+    public init(_ fields: [Field]) {
+        self.fields = fields
+    }
+
+    /// Creates a list from a dictionary. Names are sorted so that the order does not depend on
+    /// the dictionary's hashing.
+    public init(_ dictionary: [String: String]) {
+        fields = dictionary.sorted { $0.key < $1.key }.map { Field(name: $0.key, value: $0.value) }
+    }
+
+    /// Creates a list from a dictionary literal, keeping the literal's order.
+    public init(dictionaryLiteral elements: (String, String)...) {
+        fields = elements.map { Field(name: $0.0, value: $0.1) }
+    }
+
+    /// The number of fields, counting each repeated name.
+    public var count: Int { fields.count }
+
+    /// Whether there are no fields.
+    public var isEmpty: Bool { fields.isEmpty }
+
+    /// The values of every field with this name, joined by `", "`, or `nil` when there is none.
+    /// Setting it replaces every field with this name; setting `nil` removes them.
+    public subscript(name: String) -> String? {
+        get {
+            var result: String?
+            for field in fields where field.name.equalsIgnoringASCIICase(name) {
+                result = result.map { "\($0), \(field.value)" } ?? field.value
+            }
+            return result
+        }
+        set {
+            guard let newValue else {
+                remove(name: name)
+                return
+            }
+            if let first = fields.firstIndex(where: { $0.name.equalsIgnoringASCIICase(name) }) {
+                fields[first].value = newValue
+                var index = fields.index(after: first)
+                while index < fields.endIndex {
+                    if fields[index].name.equalsIgnoringASCIICase(name) {
+                        fields.remove(at: index)
+                    } else {
+                        index = fields.index(after: index)
+                    }
+                }
+            } else {
+                fields.append(Field(name: name, value: newValue))
+            }
+        }
+    }
+
+    /// The value of each field with this name, in order.
+    public func values(for name: String) -> [String] {
+        fields.lazy.filter { $0.name.equalsIgnoringASCIICase(name) }.map(\.value)
+    }
+
+    /// Whether a field with this name exists.
+    public func contains(name: String) -> Bool {
+        fields.contains { $0.name.equalsIgnoringASCIICase(name) }
+    }
+
+    /// Adds a field, keeping any others with the same name.
+    public mutating func add(name: String, value: String) {
+        fields.append(Field(name: name, value: value))
+    }
+
+    /// Removes every field with this name.
+    public mutating func remove(name: String) {
+        fields.removeAll { $0.name.equalsIgnoringASCIICase(name) }
+    }
+
+    /// Adds each field of `other` whose name is not already here; fields already here win.
+    public mutating func addMissing(from other: HTTPHeaders) {
+        for field in other.fields where !contains(name: field.name) {
+            fields.append(field)
+        }
+    }
+
+    /// The fields as a dictionary, repeated names joined by `", "` (the shape `URLRequest` uses).
+    public var dictionary: [String: String] {
+        var result: [String: String] = [:]
+        for field in fields {
+            if let existing = result.first(where: { $0.key.equalsIgnoringASCIICase(field.name) }) {
+                result[existing.key] = "\(existing.value), \(field.value)"
+            } else {
+                result[field.name] = field.value
+            }
+        }
+        return result
+    }
+
+    /// Iterates over the fields in order.
+    public func makeIterator() -> IndexingIterator<[Field]> {
+        fields.makeIterator()
+    }
+}
+
+extension String {
+    /// Compares two strings byte by byte, folding only ASCII letters, which is how HTTP field
+    /// names compare; unlike `lowercased()` it allocates nothing on this per-request path.
+    func equalsIgnoringASCIICase(_ other: String) -> Bool {
+        var left = utf8.makeIterator()
+        var right = other.utf8.makeIterator()
+        while true {
+            switch (left.next(), right.next()) {
+            case (nil, nil):
+                return true
+            case (let a?, let b?):
+                if a != b && a.asciiLowercased != b.asciiLowercased { return false }
+            default:
+                return false
+            }
+        }
+    }
+}
+
+extension UInt8 {
+    fileprivate var asciiLowercased: UInt8 {
+        (65...90).contains(self) ? self + 32 : self
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// An HTTP response: status, headers, the whole body, and how long it took.
+public struct NetworkResponse: Sendable {
+    /// The HTTP status code, such as 200.
+    public var statusCode: Int
+    /// The headers; look them up by name in any case (`headers["etag"]`), since Linux re-cases them.
+    public var headers: HTTPHeaders
+    /// The body; empty when there was none.
+    public var body: Data
+    /// The URL that answered, after any redirects.
+    public var url: URL?
+    /// The response as the session delivered it, when it came from a session.
+    public var httpURLResponse: HTTPURLResponse?
+    /// The request as it was sent: after the will-begin actions, with default headers, the
+    /// `Content-Type` and the encoded body.
+    public var request: NetworkRequest?
+    /// How long the stages took; see ``NetworkTimings``.
+    public var timings: NetworkTimings
+
+    /// ECNetworking's name for ``body``.
+    public var data: Data { body }
+
+    /// Creates a response from its parts, for actions that replace a response and for tests.
+    public init(
+        statusCode: Int,
+        headers: HTTPHeaders = [:],
+        body: Data = Data(),
+        url: URL? = nil,
+        httpURLResponse: HTTPURLResponse? = nil,
+        request: NetworkRequest? = nil,
+        timings: NetworkTimings = NetworkTimings()
+    ) {
+        self.statusCode = statusCode
+        self.headers = headers
+        self.body = body
+        self.url = url
+        self.httpURLResponse = httpURLResponse
+        self.request = request
+        self.timings = timings
+    }
+
+    /// Creates a response from what a session delivered.
+    public init(_ response: HTTPURLResponse, body: Data, request: NetworkRequest? = nil) {
+        var headers = HTTPHeaders()
+        for (name, value) in response.allHeaderFields {
+            headers.add(name: "\(name)", value: "\(value)")
+        }
+        self.init(
+            statusCode: response.statusCode,
+            headers: headers,
+            body: body,
+            url: response.url,
+            httpURLResponse: response,
+            request: request
+        )
+    }
+
+    /// Whether the status is in 200..<300.
+    public var isSuccessful: Bool { (200..<300).contains(statusCode) }
+
+    /// Decodes the body as JSON, for example an API's error body.
+    public func decode<T: Decodable>(_ type: T.Type, using decoder: JSONDecoder = JSONDecoder()) throws -> T {
+        try decoder.decode(type, from: body)
+    }
+}
