@@ -1,4 +1,5 @@
 import ECNetworking
+import ECNetworkingTesting
 import Foundation
 
 struct User: Codable, Equatable, Sendable {
@@ -7,3 +8,13 @@ struct User: Codable, Equatable, Sendable {
 }
 
 let testBaseURL = URL(string: "https://api.example.com/v1")!
+
+/// A network over `session`, with a configuration tweak.
+func makeNetwork(
+    session: MockSession,
+    configure: (inout NetworkConfiguration) -> Void = { _ in }
+) -> URLSessionNetwork {
+    var configuration = NetworkConfiguration(baseURL: testBaseURL)
+    configure(&configuration)
+    return URLSessionNetwork(configuration: configuration, session: session)
+}

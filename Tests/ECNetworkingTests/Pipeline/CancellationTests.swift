@@ -1,0 +1,139 @@
+import ECNetworking
+import ECNetworkingTesting
+import Foundation
+import Testing
+
+@Suite("Cancellation ends every send once, promptly, with NetworkError.cancelled")
+struct CancellationTests {
+    private let clock = ContinuousClock()
+
+    private func expectCancelled<T>(_ task: Task<T, any Error>) async {
+        do {
+            _ = try await task.value
+            Issue.record("expected cancellation, got a value")
+        } catch {
+            #expect((error as? NetworkError)?.isCancellation == true, "got \(error)")
+        }
+    }
+
+    @Test("a task cancelled before it sends sends nothing")
+    func cancelledBeforeSend() async throws {
+        let session = MockSession()
+        session.stub(with: MockResponse(json: [User]()))
+        let network = makeNetwork(session: session)
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return try await network.send(ListUsers())
+        }
+        await expectCancelled(task)
+        #expect(session.recordedRequests.isEmpty)
+    }
+
+    @Test("cancelling in flight cancels the session task")
+    func cancelInFlight() async throws {
+        let session = MockSession()
+        session.stub(with: MockResponse(json: [User](), delay: .seconds(30)))
+        let network = makeNetwork(session: session)
+        let start = clock.now
+        let task = Task { try await network.send(ListUsers()) }
+        try await waitUntil { session.recordedRequests.count == 1 }
+        task.cancel()
+        await expectCancelled(task)
+        #expect(clock.now - start < .seconds(5))
+        try await waitUntil { session.cancelledRequestCount == 1 }
+    }
+
+    @Test("cancelling while an async action waits ends the send")
+    func cancelInAsyncAction() async throws {
+        let session = MockSession()
+        session.stub(with: MockResponse(json: [User]()))
+        let network = makeNetwork(session: session)
+        let entered = Counter()
+        network.add(action: WillBegin { request in
+            entered.increment()
+            try await Task.sleep(for: .seconds(30))
+            return request
+        })
+        let task = Task { try await network.send(ListUsers()) }
+        try await waitUntil { entered.count == 1 }
+        task.cancel()
+        await expectCancelled(task)
+        #expect(session.recordedRequests.isEmpty)
+    }
+
+    @Test("cancelling while a completion-style action holds its handler ends the send at once")
+    func cancelInCompletionAction() async throws {
+        final class Holder: @unchecked Sendable {
+            // Safe: written once before the test reads it, under the lock.
+            let lock = NSLock()
+            var completion: RequestWillBeginAction.RequestCompletion?
+        }
+        struct NeverAnswers: RequestWillBeginAction {
+            let holder: Holder
+            func requestWillBegin(_ request: NetworkRequest, completion: @escaping RequestCompletion) {
+                holder.lock.withLock { holder.completion = completion }
+            }
+        }
+        let session = MockSession()
+        session.stub(with: MockResponse(json: [User]()))
+        let network = makeNetwork(session: session)
+        let holder = Holder()
+        network.add(action: NeverAnswers(holder: holder))
+        let task = Task { try await network.send(ListUsers()) }
+        try await waitUntil { holder.lock.withLock { holder.completion != nil } }
+        task.cancel()
+        await expectCancelled(task)
+        // A late answer after cancellation is ignored rather than resuming twice.
+        holder.lock.withLock { holder.completion }?(.success(NetworkRequest(url: testBaseURL)))
+        #expect(session.recordedRequests.isEmpty)
+    }
+
+    @Test("cancelling while queued behind the concurrency limit ends the send and frees nothing twice")
+    func cancelWhileQueued() async throws {
+        let session = MockSession()
+        session.stub(with: MockResponse(json: [User](), delay: .milliseconds(300)))
+        let network = makeNetwork(session: session) { $0.maximumConcurrentRequests = 1 }
+        let first = Task { try await network.send(ListUsers()) }
+        try await waitUntil { session.recordedRequests.count == 1 }
+        let queued = Task { try await network.send(ListUsers()) }
+        try await Task.sleep(for: .milliseconds(20))
+        queued.cancel()
+        await expectCancelled(queued)
+        _ = try await first.value
+        // The slot is free again: another send goes through.
+        _ = try await network.send(ListUsers())
+        #expect(session.recordedRequests.count == 2)
+    }
+
+    @Test("the completion handler is called exactly once on cancel")
+    func completionOnCancel() async throws {
+        let session = MockSession()
+        session.stub(with: MockResponse(json: [User](), delay: .seconds(30)))
+        let network = makeNetwork(session: session)
+        let calls = EventLog()
+        let cancellable = network.send(ListUsers()) { result in
+            switch result {
+            case .success: calls.append("success")
+            case .failure(let error): calls.append((error as? NetworkError)?.isCancellation == true ? "cancelled" : "\(error)")
+            }
+        }
+        try await waitUntil { session.recordedRequests.count == 1 }
+        cancellable.cancel()
+        cancellable.cancel()
+        try await waitUntil { !calls.all.isEmpty }
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(calls.all == ["cancelled"])
+    }
+}
+
+/// Polls `condition` every millisecond for up to five seconds.
+func waitUntil(_ condition: @Sendable () -> Bool) async throws {
+    let deadline = ContinuousClock.now + .seconds(5)
+    while !condition() {
+        guard ContinuousClock.now < deadline else {
+            Issue.record("condition not met within 5 seconds")
+            return
+        }
+        try await Task.sleep(for: .milliseconds(1))
+    }
+}

@@ -1,0 +1,104 @@
+import ECNetworking
+import ECNetworkingTesting
+import Foundation
+import Testing
+
+@Suite("Timeouts, timings and the metrics hook")
+struct TimeoutAndTimingTests {
+    @Test("a 300 ms timeout means 300 ms, not a whole second")
+    func subSecondTimeout() async throws {
+        let session = MockSession()
+        session.stub(with: MockResponse(json: [User](), delay: .seconds(10)))
+        let network = makeNetwork(session: session) { $0.timeout = .milliseconds(300) }
+        let clock = ContinuousClock()
+        let start = clock.now
+
+        do {
+            _ = try await network.send(ListUsers())
+            Issue.record("expected a timeout")
+        } catch NetworkError.timedOut(let after) {
+            #expect(after == .milliseconds(300))
+        }
+        let elapsed = clock.now - start
+        #expect(elapsed >= .milliseconds(290))
+        #expect(elapsed < .milliseconds(2000))
+        try await waitUntil { session.cancelledRequestCount == 1 }
+    }
+
+    @Test("a request's own timeout wins over the configuration's")
+    func perRequestTimeout() async throws {
+        struct Quick: Request {
+            typealias Response = Void
+            func buildRequest(with baseURL: URL) -> NetworkRequest {
+                NetworkRequest(url: baseURL, timeout: .milliseconds(50))
+            }
+        }
+        let session = MockSession()
+        session.stub(with: MockResponse(statusCode: 204, delay: .seconds(10)))
+        let network = makeNetwork(session: session)
+        await #expect(throws: NetworkError.self) { try await network.send(Quick()) }
+    }
+
+    @Test("timings and metrics are measured for every send, decoding included")
+    func metrics() async throws {
+        let session = MockSession()
+        session.stub(with: MockResponse(json: [User(id: 1, name: "A")], delay: .milliseconds(30)))
+        let collected = MetricsCollector()
+        let network = makeNetwork(session: session) { configuration in
+            configuration.metricsHandler = { collected.append($0) }
+        }
+        network.add(action: WillBegin { request in
+            try await Task.sleep(for: .milliseconds(20))
+            return request
+        })
+
+        _ = try await network.send(ListUsers())
+        let response = try await network.send(NetworkRequest(url: testBaseURL.appendingPathComponent("users")))
+
+        let metrics = collected.all
+        #expect(metrics.count == 2)
+        let first = try #require(metrics.first)
+        #expect(first.statusCode == 200)
+        #expect(first.attempts == 1)
+        #expect(first.error == nil)
+        #expect(first.timings.willBegin >= .milliseconds(20))
+        #expect(first.timings.transport >= .milliseconds(30))
+        #expect(first.timings.decoding > .zero)
+        #expect(first.timings.total >= first.timings.willBegin + first.timings.transport)
+        #expect(response.timings.transport >= .milliseconds(30))
+    }
+
+    @Test("a failed send reports its error to the metrics hook")
+    func metricsOnFailure() async throws {
+        let session = MockSession()
+        session.stub(with: MockResponse.failure(.cannotConnectToHost))
+        let collected = MetricsCollector()
+        let network = makeNetwork(session: session) { configuration in
+            configuration.metricsHandler = { collected.append($0) }
+        }
+
+        do {
+            _ = try await network.send(ListUsers())
+            Issue.record("expected a transport error")
+        } catch NetworkError.transport(let error) {
+            #expect(error.code == .cannotConnectToHost)
+        }
+        #expect(collected.all.count == 1)
+        #expect(collected.all.first?.error != nil)
+        #expect(collected.all.first?.statusCode == nil)
+    }
+}
+
+private final class MetricsCollector: @unchecked Sendable {
+    // Safe because `metrics` is only touched while `lock` is held.
+    private let lock = NSLock()
+    private var metrics: [RequestMetrics] = []
+
+    func append(_ value: RequestMetrics) {
+        lock.withLock { metrics.append(value) }
+    }
+
+    var all: [RequestMetrics] {
+        lock.withLock { metrics }
+    }
+}
