@@ -13,6 +13,7 @@ let package = Package(
         .target(name: "ECNetworkingTesting", dependencies: ["ECNetworking"]),
         .testTarget(name: "ECNetworkingTests", dependencies: ["ECNetworking", "ECNetworkingTesting"]),
         .testTarget(name: "ECNetworkingTestingTests", dependencies: ["ECNetworking", "ECNetworkingTesting"]),
+        .testTarget(name: "ReadmeTests", dependencies: ["ECNetworking", "ECNetworkingTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -30,7 +30,9 @@ struct LoggingAction: RequestBeganAction, ResponseBeganAction {
 
     func responseBegan(request: NetworkRequest, response: NetworkResponse) {
         let milliseconds = Int((response.timings.transport.seconds * 1000).rounded())
-        var lines = ["<-- \(response.statusCode) \(request.method.rawValue) \(redaction.url(request.url)) (\(milliseconds) ms)"]
+        var lines = [
+            "<-- \(response.statusCode) \(request.method.rawValue) \(redaction.url(request.url)) (\(milliseconds) ms)"
+        ]
         lines += headerLines(response.headers)
         if !response.body.isEmpty {
             lines.append("    body: \(preview(response.body))")

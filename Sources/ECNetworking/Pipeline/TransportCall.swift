@@ -84,7 +84,10 @@ final class TransportCall: Sendable {
     func finish(_ result: Result<(Data, URLResponse), any Error>) {
         let (continuation, task, deadline) = state.withLock { state in
             guard state.result == nil else {
-                return (CheckedContinuation<(Data, URLResponse), any Error>?.none, (any SessionTask)?.none, DispatchWorkItem?.none)
+                return (
+                    CheckedContinuation<(Data, URLResponse), any Error>?.none, (any SessionTask)?.none,
+                    DispatchWorkItem?.none
+                )
             }
             state.result = result
             defer {

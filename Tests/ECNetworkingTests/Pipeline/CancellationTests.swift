@@ -49,11 +49,12 @@ struct CancellationTests {
         session.stub(with: MockResponse(json: [User]()))
         let network = makeNetwork(session: session)
         let entered = Counter()
-        network.add(action: WillBegin { request in
-            entered.increment()
-            try await Task.sleep(for: .seconds(30))
-            return request
-        })
+        network.add(
+            action: WillBegin { request in
+                entered.increment()
+                try await Task.sleep(for: .seconds(30))
+                return request
+            })
         let task = Task { try await network.send(ListUsers()) }
         try await waitUntil { entered.count == 1 }
         task.cancel()
@@ -114,7 +115,8 @@ struct CancellationTests {
         let cancellable = network.send(ListUsers()) { result in
             switch result {
             case .success: calls.append("success")
-            case .failure(let error): calls.append((error as? NetworkError)?.isCancellation == true ? "cancelled" : "\(error)")
+            case .failure(let error):
+                calls.append((error as? NetworkError)?.isCancellation == true ? "cancelled" : "\(error)")
             }
         }
         try await waitUntil { session.recordedRequests.count == 1 }

@@ -19,11 +19,12 @@ struct RetryTests {
         session.stub(with: [MockResponse(statusCode: 503), MockResponse(statusCode: 503)])
         let network = makeNetwork(session: session)
         let attempt = Counter()
-        network.add(action: WillBegin { request in
-            var request = request
-            request.headers["Authorization"] = "Bearer \(attempt.increment())"
-            return request
-        })
+        network.add(
+            action: WillBegin { request in
+                var request = request
+                request.headers["Authorization"] = "Bearer \(attempt.increment())"
+                return request
+            })
         network.add(action: RetryOnUnavailable())
 
         let users = try await network.send(ListUsers())

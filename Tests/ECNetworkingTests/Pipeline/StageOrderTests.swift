@@ -33,16 +33,18 @@ struct StageOrderTests {
         session.stub(with: MockResponse(json: [User]()))
         let network = makeNetwork(session: session)
         let seenByLaterAction = EventLog()
-        network.add(action: WillBegin { request in
-            var request = request
-            request.headers["Authorization"] = "Bearer token-1"
-            request.queryItems.append(URLQueryItem(name: "page", value: "2"))
-            return request
-        })
-        network.add(action: WillBegin { request in
-            seenByLaterAction.append(request.headers["authorization"] ?? "none")
-            return request
-        })
+        network.add(
+            action: WillBegin { request in
+                var request = request
+                request.headers["Authorization"] = "Bearer token-1"
+                request.queryItems.append(URLQueryItem(name: "page", value: "2"))
+                return request
+            })
+        network.add(
+            action: WillBegin { request in
+                seenByLaterAction.append(request.headers["authorization"] ?? "none")
+                return request
+            })
 
         _ = try await network.send(ListUsers())
 
@@ -71,12 +73,13 @@ struct StageOrderTests {
         let session = MockSession()
         session.stub(with: MockResponse(statusCode: 500, json: ["error": "boom"]))
         let network = makeNetwork(session: session)
-        network.add(action: Completed { _, response in
-            var replaced = response
-            replaced.statusCode = 200
-            replaced.body = try JSONEncoder().encode([User(id: 9, name: "Cached")])
-            return .proceed(replaced)
-        })
+        network.add(
+            action: Completed { _, response in
+                var replaced = response
+                replaced.statusCode = 200
+                replaced.body = try JSONEncoder().encode([User(id: 9, name: "Cached")])
+                return .proceed(replaced)
+            })
 
         let users = try await network.send(ListUsers())
 
@@ -112,7 +115,8 @@ struct StageOrderTests {
         struct Create: Request {
             typealias Response = User
             func buildRequest(with baseURL: URL) -> NetworkRequest {
-                NetworkRequest(method: .post, url: baseURL.appendingPathComponent("users"), body: User(id: 0, name: "New"))
+                NetworkRequest(
+                    method: .post, url: baseURL.appendingPathComponent("users"), body: User(id: 0, name: "New"))
             }
         }
 
@@ -132,12 +136,13 @@ struct StageOrderTests {
             for index in 0..<100 {
                 group.addTask { _ = try await network.send(ListUsers()) }
                 group.addTask {
-                    network.add(action: WillBegin { request in
-                        counter.increment()
-                        var request = request
-                        request.headers.add(name: "X-Action", value: "\(index)")
-                        return request
-                    })
+                    network.add(
+                        action: WillBegin { request in
+                            counter.increment()
+                            var request = request
+                            request.headers.add(name: "X-Action", value: "\(index)")
+                            return request
+                        })
                 }
             }
             try await group.waitForAll()

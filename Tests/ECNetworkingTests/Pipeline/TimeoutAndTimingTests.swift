@@ -47,10 +47,11 @@ struct TimeoutAndTimingTests {
         let network = makeNetwork(session: session) { configuration in
             configuration.metricsHandler = { collected.append($0) }
         }
-        network.add(action: WillBegin { request in
-            try await Task.sleep(for: .milliseconds(20))
-            return request
-        })
+        network.add(
+            action: WillBegin { request in
+                try await Task.sleep(for: .milliseconds(20))
+                return request
+            })
 
         _ = try await network.send(ListUsers())
         let response = try await network.send(NetworkRequest(url: testBaseURL.appendingPathComponent("users")))

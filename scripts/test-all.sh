@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Runs every test suite of the project: the library (plain and under ThreadSanitizer), the
+# Example's end-to-end tests against its real server, and the benchmarks in quick mode so they
+# never rot. Also fails on compiler warnings in the library and on swift-format findings.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "swift format lint"
+swift format lint --strict --recursive Sources Tests $(ls -d Example/Sources Example/Tests Benchmarks/Sources 2>/dev/null)
+
+step "library build, warnings are errors"
+swift build --build-tests -Xswiftc -warnings-as-errors
+
+step "library tests"
+swift test
+
+step "library tests under ThreadSanitizer"
+swift test --sanitize=thread --scratch-path .build/tsan
+
+if [ -f Example/Package.swift ]; then
+  step "Example: end-to-end tests against the embedded server"
+  swift test --package-path Example
+fi
+
+if [ -f Benchmarks/Package.swift ]; then
+  step "Benchmarks, quick mode"
+  swift run -c release --package-path Benchmarks Benchmarks --quick
+fi
+
+printf '\nAll suites passed.\n'
