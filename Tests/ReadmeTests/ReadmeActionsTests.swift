@@ -135,15 +135,12 @@ struct ReadmeActionsTests {
     func errors() async throws {
         let network = URLSessionNetwork(
             configuration: NetworkConfiguration(baseURL: URL(string: "https://api.example.com")!), session: session)
-        var handled = false
-
         do {
             _ = try await network.send(CreateUserRequest(name: ""))
         } catch let error as NetworkError {
             switch error {
             case .unacceptableStatusCode(let response) where response.statusCode == 422:
                 print(error.decodeBody(APIError.self)?.message ?? "invalid input")
-                handled = error.decodeBody(APIError.self)?.message == "name must not be empty"
             case .transport(let urlError):
                 print("offline? \(urlError.code)")
             case .cancelled:
@@ -152,7 +149,10 @@ struct ReadmeActionsTests {
                 print(error.localizedDescription)
             }
         }
-        #expect(handled)
+
+        let error = await #expect(throws: NetworkError.self) { try await network.send(CreateUserRequest(name: "")) }
+        #expect(error?.statusCode == 422)
+        #expect(error?.decodeBody(APIError.self)?.message == "name must not be empty")
     }
 
     @Test("the cancellation, priority and raw response snippets behave as described")

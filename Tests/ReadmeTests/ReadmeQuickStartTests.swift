@@ -123,6 +123,13 @@ struct ReadmeQuickStartTests {
         session.stub(.path("/session"), with: MockResponse(statusCode: 204))
     }
 
+    @Test("a network over a real URLSession keeps its configuration")
+    func realNetwork() {
+        let baseURL = URL(string: "https://api.example.com")!
+        let network = URLSessionNetwork(configuration: NetworkConfiguration(baseURL: baseURL))
+        #expect(network.configuration.baseURL == baseURL)
+    }
+
     @Test("the quick start sends typed requests")
     func quickStart() async throws {
         let baseURL = URL(string: "https://api.example.com")!
