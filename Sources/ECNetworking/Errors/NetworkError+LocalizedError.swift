@@ -20,6 +20,14 @@ extension NetworkError: LocalizedError {
             "The request was retried until the limit: \(attempts) attempts, the last answered with status \(response.statusCode)."
         case .invalidResponse:
             "The server's answer is not an HTTP response."
+        case .responseTooLarge(let limit):
+            "The response was larger than the limit of \(limit) bytes, so the transfer was stopped."
+        case .tooManyRedirects(let limit):
+            "The server redirected more than \(limit) times."
+        case .actionTimedOut(let action, let duration):
+            "The action \(action) did not finish within \(duration)."
+        case .retriesExhausted(let attempts, let lastError):
+            "The request failed after \(attempts) attempts: \((lastError as? LocalizedError)?.errorDescription ?? "\(lastError)")"
         case .actionDidNotComplete(let action):
             "The action \(action) released its completion handler without calling it."
         case .actionNotImplemented(let action):

@@ -28,6 +28,14 @@ public enum NetworkError: Error, Sendable {
     case retryLimitReached(attempts: Int, response: NetworkResponse)
     /// The session answered with something that is not an HTTP response.
     case invalidResponse
+    /// The body grew past ``NetworkConfiguration/maximumResponseSize``; the transfer was stopped.
+    case responseTooLarge(limit: Int)
+    /// The server redirected more often than ``RedirectPolicy/maximumRedirects`` allows.
+    case tooManyRedirects(limit: Int)
+    /// An action took longer than ``NetworkConfiguration/actionTimeout``.
+    case actionTimedOut(action: String, after: Duration)
+    /// The retry policy gave up; carries the number of attempts and the last attempt's error.
+    case retriesExhausted(attempts: Int, lastError: any Error)
     /// A completion-style action released its completion handler without calling it. The send
     /// fails instead of hanging.
     case actionDidNotComplete(action: String)
@@ -42,6 +50,8 @@ public enum NetworkError: Error, Sendable {
         case .unacceptableStatusCode(let response), .decodingFailed(_, let response),
             .retryLimitReached(_, let response):
             response
+        case .retriesExhausted(_, let lastError):
+            (lastError as? NetworkError)?.response
         default:
             nil
         }

@@ -37,6 +37,15 @@ public struct NetworkConfiguration: Sendable {
     public var completionQueue: DispatchQueue?
     /// Called once after every send, successful or not, with its timings.
     public var metricsHandler: (@Sendable (RequestMetrics) -> Void)?
+    /// The largest body accepted, in bytes; a larger one stops the transfer and fails with
+    /// ``NetworkError/responseTooLarge(limit:)``. Bytes are counted as they arrive (`Content-Length`
+    /// is not trusted). `nil`, the default, means no limit.
+    public var maximumResponseSize: Int?
+    /// How redirects are followed; see ``RedirectPolicy``.
+    public var redirectPolicy: RedirectPolicy
+    /// How long one action may take at one stage before the send fails with
+    /// ``NetworkError/actionTimedOut(action:after:)``; `nil`, the default, means no limit.
+    public var actionTimeout: Duration?
 
     /// Where the logging action writes; a shortcut for `loggingOptions.sink`.
     public var logSink: LogSink {
@@ -58,5 +67,8 @@ public struct NetworkConfiguration: Sendable {
         self.maximumRetries = 3
         self.completionQueue = nil
         self.metricsHandler = nil
+        self.maximumResponseSize = nil
+        self.redirectPolicy = .default
+        self.actionTimeout = nil
     }
 }

@@ -27,6 +27,7 @@ extension URLSessionNetwork {
         priority: RequestPriority,
         context: inout SendContext
     ) async throws -> NetworkResponse {
+        var request = request
         while true {
             if Task.isCancelled { throw NetworkError.cancelled }
             let stages = actions.snapshot
@@ -64,6 +65,9 @@ extension URLSessionNetwork {
                     throw NetworkError.retryLimitReached(attempts: context.attempts, response: response)
                 }
                 if retryDelay > .zero { try await Task.sleep(for: retryDelay) }
+                // Each attempt starts from the request as built, but what actions noted in its custom
+                // properties (an auth action's "already refreshed once") carries over.
+                request.customProperties = context.request.customProperties
                 continue
             }
 
