@@ -43,6 +43,12 @@ public struct NetworkConfiguration: Sendable {
     public var maximumResponseSize: Int?
     /// How redirects are followed; see ``RedirectPolicy``.
     public var redirectPolicy: RedirectPolicy
+    /// Whether identical GETs (method, URL, headers, body) on the wire at the same time share one
+    /// transport call; `true` by default. A request opts out with ``AllowsCoalescing``.
+    public var coalescesIdenticalRequests: Bool
+    /// Retries failed attempts with back-off; `nil`, the default, retries only when a completed
+    /// action asks. See ``RetryPolicy``.
+    public var retryPolicy: RetryPolicy?
     /// How long one action may take at one stage before the send fails with
     /// ``NetworkError/actionTimedOut(action:after:)``; `nil`, the default, means no limit.
     public var actionTimeout: Duration?
@@ -70,5 +76,7 @@ public struct NetworkConfiguration: Sendable {
         self.maximumResponseSize = nil
         self.redirectPolicy = .default
         self.actionTimeout = nil
+        self.coalescesIdenticalRequests = true
+        self.retryPolicy = nil
     }
 }

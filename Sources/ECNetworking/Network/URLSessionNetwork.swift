@@ -24,6 +24,8 @@ public final class URLSessionNetwork: Network {
     let actions: ActionRegistry
     let admission: AdmissionController?
     let loggingAction: LoggingAction?
+    let activeSends = ActiveSendRegistry()
+    let coalescing = CoalescingRegistry()
 
     /// Creates a network that sends through `session`; by default a new `URLSession` kept for the
     /// network's whole life (short-lived sessions crash in libcurl on Linux).
@@ -47,7 +49,8 @@ public final class URLSessionNetwork: Network {
         networkRequest.customProperties.merge(request.customProperties)
         var context = SendContext(request: networkRequest)
         do {
-            let response = try await perform(networkRequest, priority: priority, context: &context)
+            let response = try await perform(
+                networkRequest, requestType: ObjectIdentifier(R.self), priority: priority, context: &context)
             let decodingStart = context.clock.now
             let value: R.Response
             do {
@@ -70,13 +73,34 @@ public final class URLSessionNetwork: Network {
     public func send(_ request: NetworkRequest, priority: RequestPriority) async throws -> NetworkResponse {
         var context = SendContext(request: request)
         do {
-            let response = try await perform(request, priority: priority, context: &context)
+            let response = try await perform(request, requestType: nil, priority: priority, context: &context)
             configuration.metricsHandler?(context.metrics(error: nil))
             return response
         } catch {
             configuration.metricsHandler?(context.metrics(error: error))
             throw error
         }
+    }
+
+    /// Cancels every send in progress; each ends with ``NetworkError/cancelled``.
+    public func cancelAll() {
+        activeSends.cancel()
+    }
+
+    /// Cancels every send in progress of one request type; each ends with ``NetworkError/cancelled``.
+    public func cancelAll<R: Request>(of requestType: R.Type) {
+        activeSends.cancel(requestType: ObjectIdentifier(requestType))
+    }
+
+    /// The number of sends in progress: started and not yet ended, queued ones included.
+    public var activeRequestCount: Int {
+        activeSends.count
+    }
+
+    /// The number of sends in progress, now and after every change; the successor of a
+    /// network-activity indicator. The stream ends when its consumer stops iterating.
+    public func activityUpdates() -> AsyncStream<Int> {
+        activeSends.updates()
     }
 
     /// Sends a request and calls `completion` exactly once, on the configuration's

@@ -4,51 +4,58 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// One attempt on the wire: a session task bridged to `async`, ending exactly once with the
-/// response, a transport error, a timeout, or cancellation, whichever comes first.
+/// One attempt on the wire: a session task that ends exactly once with the response, a transport
+/// error, a timeout, or cancellation, whichever comes first.
 ///
-/// Cancellation and the deadline resume the caller at once rather than waiting for the session to
+/// Cancellation and the deadline end the call at once rather than waiting for the session to
 /// report back, and cancel the session task so the connection is dropped.
 final class TransportCall: Sendable {
+    typealias Outcome = Result<(Data, URLResponse), any Error>
+
     private struct State {
-        var continuation: CheckedContinuation<(Data, URLResponse), any Error>?
-        var result: Result<(Data, URLResponse), any Error>?
+        var completion: (@Sendable (Outcome) -> Void)?
+        var outcome: Outcome?
         var task: (any SessionTask)?
         var deadline: DispatchWorkItem?
     }
 
+    private let request: URLRequest
+    private let session: any Session
+    private let timeout: Duration?
     private let state = LockedState(State())
 
-    /// Sends `request` through `session`.
+    init(_ request: URLRequest, session: any Session, timeout: Duration?) {
+        self.request = request
+        self.session = session
+        self.timeout = timeout
+    }
+
+    /// Sends `request` through `session` and waits; cancelling the calling task cancels the call.
     static func send(_ request: URLRequest, through session: any Session, timeout: Duration?) async throws -> (
         Data, URLResponse
     ) {
-        let call = TransportCall()
+        let call = TransportCall(request, session: session, timeout: timeout)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                call.start(request, session: session, timeout: timeout, continuation: continuation)
+                if Task.isCancelled {
+                    continuation.resume(throwing: NetworkError.cancelled)
+                    return
+                }
+                call.start { continuation.resume(with: $0) }
             }
         } onCancel: {
-            call.finish(.failure(NetworkError.cancelled))
+            call.cancel()
         }
     }
 
-    private func start(
-        _ request: URLRequest,
-        session: any Session,
-        timeout: Duration?,
-        continuation: CheckedContinuation<(Data, URLResponse), any Error>
-    ) {
-        let earlyResult: Result<(Data, URLResponse), any Error>? = state.withLock { state in
-            if state.result == nil { state.continuation = continuation }
-            return state.result
+    /// Starts the session task; `completion` is called exactly once, possibly before this returns.
+    func start(completion: @escaping @Sendable (Outcome) -> Void) {
+        let earlyOutcome: Outcome? = state.withLock { state in
+            if state.outcome == nil { state.completion = completion }
+            return state.outcome
         }
-        if let earlyResult {
-            continuation.resume(with: earlyResult)
-            return
-        }
-        if Task.isCancelled {
-            finish(.failure(NetworkError.cancelled))
+        if let earlyOutcome {
+            completion(earlyOutcome)
             return
         }
         let task = session.dataTask(for: request) { data, response, error in
@@ -60,12 +67,11 @@ final class TransportCall: Sendable {
                 self.finish(.failure(NetworkError.invalidResponse))
             }
         }
-        var deadline: DispatchWorkItem?
-        if let timeout {
-            deadline = DispatchWorkItem { self.finish(.failure(NetworkError.timedOut(after: timeout))) }
+        let deadline = timeout.map { timeout in
+            DispatchWorkItem { self.finish(.failure(NetworkError.timedOut(after: timeout))) }
         }
         let started = state.withLock { state in
-            guard state.result == nil else { return false }
+            guard state.outcome == nil else { return false }
             state.task = task
             state.deadline = deadline
             return true
@@ -80,25 +86,29 @@ final class TransportCall: Sendable {
         task.resume()
     }
 
-    /// Ends the call with `result` unless it already ended; a failure also cancels the session task.
-    func finish(_ result: Result<(Data, URLResponse), any Error>) {
-        let (continuation, task, deadline) = state.withLock { state in
-            guard state.result == nil else {
-                return (
-                    CheckedContinuation<(Data, URLResponse), any Error>?.none, (any SessionTask)?.none,
-                    DispatchWorkItem?.none
-                )
-            }
-            state.result = result
+    /// Ends the call with ``NetworkError/cancelled`` unless it already ended.
+    func cancel() {
+        finish(.failure(NetworkError.cancelled))
+    }
+
+    /// Ends the call with `outcome` unless it already ended; a failure also cancels the session task.
+    private func finish(_ outcome: Outcome) {
+        let ended = state.withLock {
+            state -> (
+                completion: (@Sendable (Outcome) -> Void)?, task: (any SessionTask)?, deadline: DispatchWorkItem?
+            )? in
+            guard state.outcome == nil else { return nil }
+            state.outcome = outcome
             defer {
-                state.continuation = nil
+                state.completion = nil
                 state.task = nil
                 state.deadline = nil
             }
-            return (state.continuation, state.task, state.deadline)
+            return (state.completion, state.task, state.deadline)
         }
-        deadline?.cancel()
-        if case .failure = result { task?.cancel() }
-        continuation?.resume(with: result)
+        guard let ended else { return }
+        ended.deadline?.cancel()
+        if case .failure = outcome { ended.task?.cancel() }
+        ended.completion?(outcome)
     }
 }

@@ -6,14 +6,17 @@ import Foundation
 
 extension URLSessionNetwork {
     /// Runs the stages for `request` until a response passes validation, retrying from will-begin
-    /// when a completed action asks for it.
+    /// when a completed action or the retry policy asks for it.
     func perform(
         _ request: NetworkRequest,
+        requestType: ObjectIdentifier?,
         priority: RequestPriority,
         context: inout SendContext
     ) async throws -> NetworkResponse {
         do {
-            return try await performAttempts(request, priority: priority, context: &context)
+            return try await activeSends.track(requestType) {
+                try await performAttempts(request, priority: priority, context: &context)
+            }
         } catch {
             // Every form of cancellation reaches the caller as one error, however it surfaced.
             let error: any Error = error is CancellationError ? NetworkError.cancelled : error
@@ -30,57 +33,94 @@ extension URLSessionNetwork {
         var request = request
         while true {
             if Task.isCancelled { throw NetworkError.cancelled }
-            let stages = actions.snapshot
-
-            var prepared = request
-            prepared.headers.addMissing(from: configuration.defaultHeaders)
-            let willBeginStart = context.clock.now
-            for action in stages.willBegin {
-                prepared = try await action.requestWillBegin(prepared)
-                if Task.isCancelled { throw NetworkError.cancelled }
-            }
-            context.request = prepared
-            context.timings.willBegin = context.elapsed(since: willBeginStart)
-
-            var response = try await transmit(prepared, priority: priority, stages: stages, context: &context)
-            context.attempts += 1
-            context.response = response
-            for action in stages.responseBegan {
-                action.responseBegan(request: context.request, response: response)
-            }
-
-            var retryDelay: Duration?
-            for action in stages.completed {
-                switch try await action.responseCompleted(request: context.request, response: response) {
-                case .proceed(let changed):
-                    response = changed
-                case .retry(let delay):
-                    retryDelay = delay
+            let retryDelay: Duration
+            do {
+                switch try await attempt(request, priority: priority, context: &context) {
+                case .finished(let response): return response
+                case .retry(let delay): retryDelay = delay
                 }
-                if retryDelay != nil { break }
-            }
-            context.response = response
-            if let retryDelay {
-                guard context.attempts <= configuration.maximumRetries else {
-                    throw NetworkError.retryLimitReached(attempts: context.attempts, response: response)
+            } catch let error as NetworkError where !error.isCancellation {
+                guard let policy = configuration.retryPolicy, context.attempts > 0 else { throw error }
+                guard policy.shouldRetry(context.request, after: error, attempt: context.attempts) else {
+                    throw context.attempts > 1
+                        ? NetworkError.retriesExhausted(attempts: context.attempts, lastError: error) : error
                 }
-                if retryDelay > .zero { try await Task.sleep(for: retryDelay) }
-                // Each attempt starts from the request as built, but what actions noted in its custom
-                // properties (an auth action's "already refreshed once") carries over.
-                request.customProperties = context.request.customProperties
-                continue
+                retryDelay = policy.delay(after: context.attempts, response: error.response)
             }
-
-            let acceptable = request.acceptableStatusCodes ?? configuration.acceptableStatusCodes
-            guard acceptable.contains(response.statusCode) else {
-                throw NetworkError.unacceptableStatusCode(response)
-            }
-            return response
+            if retryDelay > .zero { try await Task.sleep(for: retryDelay) }
+            // Each attempt starts from the request as built, but what actions noted in its custom
+            // properties (an auth action's "already refreshed once") carries over.
+            request.customProperties = context.request.customProperties
         }
     }
 
-    /// Waits for a slot, encodes, tells the began actions, and sends; the slot is freed as soon as
-    /// the transport is done, so slow completed actions do not hold it.
+    private enum AttemptOutcome {
+        case finished(NetworkResponse)
+        case retry(after: Duration)
+    }
+
+    /// Runs one attempt: will-begin, transport, response-began, completed, validation.
+    private func attempt(
+        _ request: NetworkRequest,
+        priority: RequestPriority,
+        context: inout SendContext
+    ) async throws -> AttemptOutcome {
+        let stages = actions.snapshot
+        var prepared = request
+        prepared.headers.addMissing(from: configuration.defaultHeaders)
+        let willBeginStart = context.clock.now
+        for action in stages.willBegin {
+            // Without a time limit the action is called directly: no closure, no allocation.
+            if let timeout = configuration.actionTimeout {
+                prepared = try await ActionDeadline.run(action, timeout: timeout) { [prepared] in
+                    try await action.requestWillBegin(prepared)
+                }
+            } else {
+                prepared = try await action.requestWillBegin(prepared)
+            }
+            if Task.isCancelled { throw NetworkError.cancelled }
+        }
+        context.request = prepared
+        context.timings.willBegin = context.elapsed(since: willBeginStart)
+
+        var response = try await transmit(prepared, priority: priority, stages: stages, context: &context)
+        context.response = response
+        for action in stages.responseBegan {
+            action.responseBegan(request: context.request, response: response)
+        }
+
+        for action in stages.completed {
+            let decision: ResponseDecision
+            if let timeout = configuration.actionTimeout {
+                decision = try await ActionDeadline.run(action, timeout: timeout) {
+                    [wire = context.request, response] in
+                    try await action.responseCompleted(request: wire, response: response)
+                }
+            } else {
+                decision = try await action.responseCompleted(request: context.request, response: response)
+            }
+            switch decision {
+            case .proceed(let changed):
+                response = changed
+                context.response = changed
+            case .retry(let delay):
+                guard context.attempts <= configuration.maximumRetries else {
+                    throw NetworkError.retryLimitReached(attempts: context.attempts, response: response)
+                }
+                return .retry(after: delay)
+            }
+        }
+
+        let acceptable = request.acceptableStatusCodes ?? configuration.acceptableStatusCodes
+        guard acceptable.contains(response.statusCode) else {
+            throw NetworkError.unacceptableStatusCode(response)
+        }
+        return .finished(response)
+    }
+
+    /// Waits for a slot, encodes, tells the began actions, and sends (joining an identical GET on
+    /// the wire when there is one); the slot is freed as soon as the transport is done, so slow
+    /// completed actions do not hold it.
     private func transmit(
         _ request: NetworkRequest,
         priority: RequestPriority,
@@ -94,14 +134,26 @@ extension URLSessionNetwork {
 
         let wire = try WireRequest(request, configuration: configuration)
         context.request = wire.request
+        context.attempts += 1
         for action in stages.began {
             action.requestBegan(wire.request)
         }
         let transportStart = context.clock.now
-        let (data, urlResponse) = try await TransportCall.send(wire.urlRequest, through: session, timeout: wire.timeout)
+        let (data, urlResponse): (Data, URLResponse)
+        if let key = CoalescingKey(wire, configuration: configuration) {
+            (data, urlResponse) = try await coalescing.send(key) {
+                TransportCall(wire.urlRequest, session: session, timeout: wire.timeout)
+            }
+        } else {
+            (data, urlResponse) = try await TransportCall.send(wire.urlRequest, through: session, timeout: wire.timeout)
+        }
         context.timings.transport = context.elapsed(since: transportStart)
         guard let httpResponse = urlResponse as? HTTPURLResponse else {
             throw NetworkError.invalidResponse
+        }
+        // A session without its own limit (a plain URLSession) is still held to the configured one.
+        if let limit = configuration.maximumResponseSize, data.count > limit {
+            throw NetworkError.responseTooLarge(limit: limit)
         }
         var response = NetworkResponse(httpResponse, body: data, request: wire.request)
         response.timings = context.timings

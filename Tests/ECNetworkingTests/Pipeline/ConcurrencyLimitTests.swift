@@ -9,7 +9,11 @@ struct ConcurrencyLimitTests {
     func limitHolds() async throws {
         let session = MockSession()
         session.stub(with: MockResponse(json: [User](), delay: .milliseconds(2)))
-        let network = makeNetwork(session: session) { $0.maximumConcurrentRequests = 4 }
+        let network = makeNetwork(session: session) { configuration in
+            configuration.maximumConcurrentRequests = 4
+            // Identical GETs would share one transport call; this test wants each on the wire.
+            configuration.coalescesIdenticalRequests = false
+        }
 
         try await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<200 {
@@ -60,7 +64,10 @@ struct ConcurrencyLimitTests {
     func completionSendsUnderLimit() async throws {
         let session = MockSession()
         session.stub(with: MockResponse(json: [User](), delay: .milliseconds(1)))
-        let network = makeNetwork(session: session) { $0.maximumConcurrentRequests = 2 }
+        let network = makeNetwork(session: session) { configuration in
+            configuration.maximumConcurrentRequests = 2
+            configuration.coalescesIdenticalRequests = false
+        }
         let calls = Counter()
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
             let remaining = Counter()

@@ -1,0 +1,52 @@
+import ECNetworking
+import ECNetworkingTesting
+import Foundation
+import Testing
+
+@Suite("Per-action time limit")
+struct ActionTimeoutTests {
+    @Test("an action that never finishes fails the send with actionTimedOut")
+    func neverFinishes() async throws {
+        struct Stuck: RequestWillBeginAction {
+            func requestWillBegin(_ request: NetworkRequest) async throws -> NetworkRequest {
+                // Ignores cancellation on purpose: waits on a continuation nobody resumes.
+                await withCheckedContinuation { (_: CheckedContinuation<Void, Never>) in }
+                return request
+            }
+        }
+        let session = MockSession()
+        session.stub(with: MockResponse(statusCode: 204))
+        let network = makeNetwork(session: session) { $0.actionTimeout = .milliseconds(100) }
+        network.add(action: Stuck())
+        let start = ContinuousClock.now
+
+        do {
+            _ = try await network.send(ListUsers())
+            Issue.record("expected a timeout")
+        } catch NetworkError.actionTimedOut(let action, let after) {
+            #expect(action.contains("Stuck"))
+            #expect(after == .milliseconds(100))
+        }
+        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(session.recordedRequests.isEmpty)
+    }
+
+    @Test("a quick action under a time limit works as usual, at both stages")
+    func quickAction() async throws {
+        let session = MockSession()
+        session.stub(with: MockResponse(json: [User(id: 1, name: "A")]))
+        let network = makeNetwork(session: session) { $0.actionTimeout = .seconds(5) }
+        network.add(
+            action: WillBegin { request in
+                var request = request
+                request.headers["X-Timed"] = "yes"
+                return request
+            })
+        network.add(action: Completed { _, response in .proceed(response) })
+
+        let users = try await network.send(ListUsers())
+
+        #expect(users.count == 1)
+        #expect(session.recordedRequests.first?.value(forHTTPHeaderField: "X-Timed") == "yes")
+    }
+}

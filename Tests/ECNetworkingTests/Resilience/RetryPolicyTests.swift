@@ -1,0 +1,141 @@
+import ECNetworking
+import ECNetworkingTesting
+import Foundation
+import Testing
+
+@Suite("RetryPolicy")
+struct RetryPolicyTests {
+    private func quickPolicy(attempts: Int = 3) -> RetryPolicy {
+        RetryPolicy(maximumAttempts: attempts, baseDelay: .milliseconds(1), maximumDelay: .milliseconds(5))
+    }
+
+    @Test("back-off doubles, is capped, and jitter only shortens it")
+    func backOff() {
+        let noJitter = RetryPolicy(baseDelay: .milliseconds(100), maximumDelay: .seconds(1), jitter: 0)
+        #expect(noJitter.delay(after: 1, response: nil) == .milliseconds(100))
+        #expect(noJitter.delay(after: 2, response: nil) == .milliseconds(200))
+        #expect(noJitter.delay(after: 3, response: nil) == .milliseconds(400))
+        #expect(noJitter.delay(after: 10, response: nil) == .seconds(1))
+
+        let fullJitter = RetryPolicy(
+            baseDelay: .milliseconds(100), maximumDelay: .seconds(1), jitter: 1, randomUnit: { 0.25 })
+        #expect(fullJitter.delay(after: 1, response: nil) == .milliseconds(75))
+    }
+
+    @Test("Retry-After in seconds and as an HTTP date is honoured, capped by the maximum delay")
+    func retryAfter() {
+        let policy = RetryPolicy(maximumDelay: .seconds(10))
+        let now = Date(timeIntervalSince1970: 1_000_000_000)
+        #expect(
+            policy.delay(after: 1, response: NetworkResponse(statusCode: 503, headers: ["Retry-After": "3"]), now: now)
+                == .seconds(3))
+        #expect(
+            policy.delay(
+                after: 1, response: NetworkResponse(statusCode: 503, headers: ["Retry-After": "120"]), now: now)
+                == .seconds(10))
+        // 2001-09-09 01:46:40 GMT is `now`; five seconds later:
+        let date = NetworkResponse(statusCode: 429, headers: ["retry-after": "Sun, 09 Sep 2001 01:46:45 GMT"])
+        #expect(policy.delay(after: 1, response: date, now: now) == .seconds(5))
+    }
+
+    @Test("only retryable statuses, errors and idempotent methods are retried")
+    func whatIsRetried() {
+        let policy = RetryPolicy()
+        let get = NetworkRequest(url: testBaseURL)
+        let post = NetworkRequest(method: .post, url: testBaseURL)
+        var optedInPost = post
+        optedInPost.customProperties[RetryableRequest.self] = true
+
+        let unavailable = NetworkError.unacceptableStatusCode(NetworkResponse(statusCode: 503))
+        #expect(policy.shouldRetry(get, after: unavailable, attempt: 1))
+        #expect(!policy.shouldRetry(get, after: unavailable, attempt: 3))
+        #expect(!policy.shouldRetry(post, after: unavailable, attempt: 1))
+        #expect(policy.shouldRetry(optedInPost, after: unavailable, attempt: 1))
+        #expect(
+            !policy.shouldRetry(
+                get, after: NetworkError.unacceptableStatusCode(NetworkResponse(statusCode: 404)), attempt: 1))
+        #expect(policy.shouldRetry(get, after: NetworkError.transport(URLError(.networkConnectionLost)), attempt: 1))
+        #expect(policy.shouldRetry(get, after: NetworkError.transport(URLError(.cannotFindHost)), attempt: 1))
+        #expect(!policy.shouldRetry(get, after: NetworkError.transport(URLError(.badURL)), attempt: 1))
+        #expect(policy.shouldRetry(get, after: NetworkError.timedOut(after: .seconds(1)), attempt: 1))
+        #expect(!policy.shouldRetry(get, after: MarkerError(id: 1), attempt: 1))
+    }
+
+    @Test("a 503 then a 200 succeeds, and will-begin runs for each attempt")
+    func retriesThenSucceeds() async throws {
+        let session = MockSession()
+        session.stub(with: MockResponse(json: [User(id: 1, name: "A")]))
+        session.stub(with: [MockResponse(statusCode: 503), MockResponse.failure(.networkConnectionLost)])
+        let network = makeNetwork(session: session) { $0.retryPolicy = quickPolicy() }
+        let willBegin = Counter()
+        network.add(
+            action: WillBegin { request in
+                willBegin.increment()
+                return request
+            })
+
+        let users = try await network.send(ListUsers())
+
+        #expect(users.count == 1)
+        #expect(session.recordedRequests.count == 3)
+        #expect(willBegin.count == 3)
+    }
+
+    @Test("when attempts run out the error says how many were made and carries the last one")
+    func exhausted() async throws {
+        let session = MockSession()
+        session.stub(with: MockResponse(statusCode: 503, jsonObject: ["error": "down"]))
+        let network = makeNetwork(session: session) { $0.retryPolicy = quickPolicy(attempts: 4) }
+
+        do {
+            _ = try await network.send(ListUsers())
+            Issue.record("expected failure")
+        } catch NetworkError.retriesExhausted(let attempts, let lastError) {
+            #expect(attempts == 4)
+            #expect((lastError as? NetworkError)?.statusCode == 503)
+        }
+        #expect(session.recordedRequests.count == 4)
+    }
+
+    @Test("a POST is not retried unless it opts in")
+    func postNotRetried() async throws {
+        struct Create: Request {
+            typealias Response = Void
+            let optIn: Bool
+            func buildRequest(with baseURL: URL) -> NetworkRequest {
+                var request = NetworkRequest(method: .post, url: baseURL, body: .text("x"))
+                if optIn { request.customProperties[RetryableRequest.self] = true }
+                return request
+            }
+        }
+        let session = MockSession()
+        session.stub(with: MockResponse(statusCode: 503))
+        let network = makeNetwork(session: session) { $0.retryPolicy = quickPolicy() }
+
+        await #expect(throws: NetworkError.self) { try await network.send(Create(optIn: false)) }
+        #expect(session.recordedRequests.count == 1)
+        await #expect(throws: NetworkError.self) { try await network.send(Create(optIn: true)) }
+        #expect(session.recordedRequests.count == 4)
+    }
+
+    @Test("cancelling during a back-off ends the send at once")
+    func cancelDuringBackOff() async throws {
+        let session = MockSession()
+        session.stub(with: MockResponse(statusCode: 503))
+        let network = makeNetwork(session: session) {
+            $0.retryPolicy = RetryPolicy(baseDelay: .seconds(30), maximumDelay: .seconds(30))
+        }
+        let task = Task { try await network.send(ListUsers()) }
+        try await waitUntil { session.recordedRequests.count == 1 }
+        try await Task.sleep(for: .milliseconds(20))
+        let start = ContinuousClock.now
+        task.cancel()
+        do {
+            _ = try await task.value
+            Issue.record("expected cancellation")
+        } catch {
+            #expect((error as? NetworkError)?.isCancellation == true)
+        }
+        #expect(ContinuousClock.now - start < .seconds(1))
+    }
+}
