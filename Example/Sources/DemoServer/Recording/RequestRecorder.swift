@@ -1,0 +1,45 @@
+/// What a ``DemoServer`` received, for tests to assert on.
+///
+/// An actor because request handlers on many event loop threads update it concurrently.
+public actor RequestRecorder {
+    /// Every request received, in arrival order.
+    public private(set) var requests: [RecordedRequest] = []
+    /// The number of `POST /login` requests, successful or not.
+    public private(set) var loginCount = 0
+    /// The number of requests whose handler is running right now.
+    public private(set) var requestsInFlight = 0
+    /// The highest value ``requestsInFlight`` has reached.
+    public private(set) var maximumRequestsInFlight = 0
+    /// The number of `GET /slow` requests whose client disconnected before the reply was sent.
+    ///
+    /// Requests cut short by ``DemoServer/stop()`` are not counted.
+    public private(set) var cancelledSlowRequests = 0
+
+    init() {}
+
+    /// The recorded requests whose path is `path`.
+    public func requests(path: String) -> [RecordedRequest] {
+        requests.filter { $0.path == path }
+    }
+
+    func record(_ request: RecordedRequest) {
+        requests.append(request)
+    }
+
+    func recordLogin() {
+        loginCount += 1
+    }
+
+    func requestStarted() {
+        requestsInFlight += 1
+        maximumRequestsInFlight = max(maximumRequestsInFlight, requestsInFlight)
+    }
+
+    func requestFinished() {
+        requestsInFlight -= 1
+    }
+
+    func recordCancelledSlowRequest() {
+        cancelledSlowRequests += 1
+    }
+}

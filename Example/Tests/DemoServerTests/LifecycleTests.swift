@@ -1,0 +1,89 @@
+import DemoServer
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite("Starting and stopping")
+struct LifecycleTests {
+    @Test func listensOnLoopbackAtAFreePort() async throws {
+        try await withDemoServer { server, _ in
+            #expect(server.port > 0)
+            #expect(server.baseURL.absoluteString == "http://127.0.0.1:\(server.port)")
+        }
+    }
+
+    @Test func twoServersRunAtOnceOnDifferentPorts() async throws {
+        try await withDemoServer { first, firstClient in
+            try await withDemoServer { second, secondClient in
+                _ = try await firstClient.logIn()
+                let firstStatus = try await firstClient.get("/flaky").status
+                let secondStatus = try await secondClient.get("/flaky").status
+
+                #expect(first.port != second.port)
+                // Each server keeps its own state.
+                #expect(firstStatus == 503)
+                #expect(secondStatus == 503)
+                #expect(await first.recorder.loginCount == 1)
+                #expect(await second.recorder.loginCount == 0)
+            }
+        }
+    }
+
+    @Test func afterStopConnectionsAreRefused() async throws {
+        let server = try await DemoServer.start()
+        let client = TestClient(server: server)
+        let before = try await client.get("/flaky/reset")
+        await server.stop()
+
+        #expect(before.status == 200)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let error = await #expect(throws: URLError.self) {
+            try await TestClient(baseURL: server.baseURL, timeout: 2).get("/flaky/reset")
+        }
+        #expect(error?.code == .cannotConnectToHost)
+        #expect(clock.now - start < .seconds(1))
+    }
+
+    @Test func stopWaitsForNoIdleConnection() async throws {
+        let server = try await DemoServer.start()
+        let client = TestClient(server: server)
+        // Leaves a kept-alive connection open, which must not hold up the shutdown.
+        _ = try await client.get("/echo")
+        let clock = ContinuousClock()
+        let start = clock.now
+        await server.stop()
+
+        #expect(clock.now - start < .seconds(1))
+    }
+
+    @Test func stopDoesNotWaitLongForARunningRequest() async throws {
+        let server = try await DemoServer.start()
+        let client = TestClient(server: server)
+        let slowRequest = Task { try await client.get("/slow?ms=30000") }
+        let arrived = try await eventually { await server.recorder.requestsInFlight == 1 }
+        let clock = ContinuousClock()
+        let start = clock.now
+        await server.stop()
+        let stopDuration = clock.now - start
+        let slowResult = await slowRequest.result
+
+        #expect(arrived)
+        #expect(stopDuration < .seconds(5))
+        #expect(throws: URLError.self) { try slowResult.get() }
+        // Cut short by the server, not abandoned by the client.
+        #expect(await server.recorder.cancelledSlowRequests == 0)
+    }
+
+    @Test func startingOnATakenPortFails() async throws {
+        try await withDemoServer { server, _ in
+            await #expect(throws: (any Error).self) {
+                let second = try await DemoServer.start(port: server.port)
+                await second.stop()
+            }
+        }
+    }
+}

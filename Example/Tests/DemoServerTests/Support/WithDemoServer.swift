@@ -1,0 +1,31 @@
+import DemoServer
+
+/// Runs `body` against a freshly started server on a free port and stops the server afterwards, even on failure.
+func withDemoServer(
+    _ configuration: DemoServerConfiguration = DemoServerConfiguration(),
+    _ body: (DemoServer, TestClient) async throws -> Void
+) async throws {
+    let server = try await DemoServer.start(configuration: configuration)
+    do {
+        try await body(server, TestClient(server: server))
+        await server.stop()
+    } catch {
+        await server.stop()
+        throw error
+    }
+}
+
+/// Polls `condition` until it holds or `timeout` passes, for state the server updates after replying.
+func eventually(
+    timeout: Duration = .seconds(3),
+    _ condition: () async -> Bool
+) async throws -> Bool {
+    let deadline = ContinuousClock.now.advanced(by: timeout)
+    while ContinuousClock.now < deadline {
+        if await condition() {
+            return true
+        }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    return await condition()
+}

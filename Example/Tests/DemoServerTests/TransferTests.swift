@@ -1,0 +1,58 @@
+import DemoServer
+import Foundation
+import Testing
+
+@Suite("GET /big and POST /upload")
+struct TransferTests {
+    @Test func bigReturnsExactlyTheRequestedBytes() async throws {
+        try await withDemoServer { _, client in
+            let byteCount = 1_000_003
+            let response = try await client.get("/big?bytes=\(byteCount)")
+
+            #expect(response.status == 200)
+            #expect(response.header("Content-Type") == "application/octet-stream")
+            #expect(response.header("Content-Length") == "\(byteCount)")
+            #expect(response.body.count == byteCount)
+            #expect(response.body == Data.pattern(count: byteCount))
+        }
+    }
+
+    @Test func bigWithZeroBytesIsEmpty() async throws {
+        try await withDemoServer { _, client in
+            let response = try await client.get("/big?bytes=0")
+
+            #expect(response.status == 200)
+            #expect(response.body.isEmpty)
+        }
+    }
+
+    @Test func uploadCountsFiveMegabytes() async throws {
+        try await withDemoServer { _, client in
+            let body = Data.pattern(count: 5 * 1_024 * 1_024)
+            let response = try await client.send(
+                "POST",
+                "/upload",
+                headers: ["Content-Type": "application/octet-stream"],
+                body: body
+            )
+
+            #expect(response.status == 200)
+            #expect(try response.decode(UploadReceipt.self) == UploadReceipt(bytes: body.count))
+        }
+    }
+
+    @Test func uploadEchoSendsTheBodyBack() async throws {
+        try await withDemoServer { _, client in
+            let body = Data.pattern(count: 5 * 1_024 * 1_024 + 7)
+            let response = try await client.send(
+                "POST",
+                "/upload?echo=1",
+                headers: ["Content-Type": "application/octet-stream"],
+                body: body
+            )
+
+            #expect(response.status == 200)
+            #expect(response.body == body)
+        }
+    }
+}
