@@ -48,7 +48,8 @@ public struct NetworkResponse: Sendable {
     public init(_ response: HTTPURLResponse, body: Data, request: NetworkRequest? = nil) {
         var headers = HTTPHeaders()
         for (name, value) in response.allHeaderFields {
-            headers.add(name: "\(name)", value: "\(value)")
+            // The keys and values are strings in practice; interpolation is only the fallback.
+            headers.add(name: name as? String ?? "\(name)", value: value as? String ?? "\(value)")
         }
         self.init(
             statusCode: response.statusCode,
