@@ -20,8 +20,8 @@ final class CoalescingRegistry: Sendable {
         return try await shared.wait()
     }
 
-    /// How many distinct calls are on the wire.
-    var count: Int { calls.withLock { $0.count } }
+    /// How many sends wait on the calls on the wire.
+    var waiterCount: Int { calls.withLock { $0.values.reduce(0) { $0 + $1.waiterCount } } }
 
     /// Forgets `call` unless a newer call with the same key has taken its place.
     private func forget(_ key: CoalescingKey, _ call: SharedTransportCall) {

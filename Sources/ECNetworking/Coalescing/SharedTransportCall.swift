@@ -24,6 +24,9 @@ final class SharedTransportCall: Sendable {
         self.onEnd = onEnd
     }
 
+    /// How many sends wait on this call.
+    var waiterCount: Int { state.withLock { $0.waiters.count } }
+
     func start() {
         call.start { outcome in self.finish(outcome) }
     }

@@ -39,28 +39,42 @@ public struct RequestBody: Sendable {
         RequestBody(content: .text(text, contentType: contentType))
     }
 
+    /// The content type this body implies, without encoding it.
+    var impliedContentType: String? {
+        switch content {
+        case .json: "application/json"
+        case .data(_, let contentType): contentType
+        case .form: "application/x-www-form-urlencoded"
+        case .text(_, let contentType): contentType
+        }
+    }
+
     /// The bytes to send and the content type they imply.
     ///
     /// - Throws: ``NetworkError/encodingFailed(_:)`` when a JSON value cannot be encoded.
     public func encoded(defaultEncoder: JSONEncoder) throws -> (data: Data, contentType: String?) {
+        (try bytes(defaultEncoder: defaultEncoder), impliedContentType)
+    }
+
+    private func bytes(defaultEncoder: JSONEncoder) throws -> Data {
         switch content {
         case .json(let value, let encoder):
             do {
-                return (try (encoder ?? defaultEncoder).encode(value), "application/json")
+                return try (encoder ?? defaultEncoder).encode(value)
             } catch {
                 throw NetworkError.encodingFailed(error)
             }
-        case .data(let data, let contentType):
-            return (data, contentType)
+        case .data(let data, _):
+            return data
         case .form(let fields):
             let text = fields.map {
                 PercentEncoding.encodeFormComponent($0.name) + "="
                     + PercentEncoding.encodeFormComponent($0.value ?? "")
             }
             .joined(separator: "&")
-            return (Data(text.utf8), "application/x-www-form-urlencoded")
-        case .text(let text, let contentType):
-            return (Data(text.utf8), contentType)
+            return Data(text.utf8)
+        case .text(let text, _):
+            return Data(text.utf8)
         }
     }
 }

@@ -54,9 +54,19 @@ struct LoggingAction: RequestBeganAction, ResponseBeganAction {
         let shown = data.prefix(max(0, options.bodyPreviewLimit))
         let remainder = data.count - shown.count
         let suffix = remainder > 0 ? "… (\(remainder) more bytes)" : ""
-        guard let text = String(data: shown, encoding: .utf8) ?? String(data: shown.dropLast(3), encoding: .utf8) else {
+        guard let text = Self.text(shown, wasCut: remainder > 0) else {
             return "<\(data.count) bytes of binary data>"
         }
         return text + suffix
+    }
+
+    /// The bytes as UTF-8 text, or `nil` for binary data. A cut may split a character, so a cut
+    /// preview may drop up to three trailing bytes to end on a whole one.
+    private static func text(_ bytes: Data, wasCut: Bool) -> String? {
+        let maximumTrim = wasCut ? min(3, bytes.count) : 0
+        for trim in 0...maximumTrim {
+            if let text = String(data: bytes.dropLast(trim), encoding: .utf8) { return text }
+        }
+        return nil
     }
 }

@@ -17,11 +17,15 @@ struct Redaction: Sendable {
     }
 
     /// The URL as text with the values of redacted query parameters replaced.
+    ///
+    /// Built as text: `URLComponents` stops the process when given a query with `<` or `>`, and
+    /// this line is for people and shells, not for sending.
     func url(_ url: URL) -> String {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true),
-            let query = components.percentEncodedQuery, !query.isEmpty
-        else { return url.absoluteString }
-        components.percentEncodedQuery =
+        let text = url.absoluteString
+        guard let queryStart = text.firstIndex(of: "?") else { return text }
+        let fragmentStart = text[queryStart...].firstIndex(of: "#") ?? text.endIndex
+        let query = text[text.index(after: queryStart)..<fragmentStart]
+        let redacted =
             query
             .split(separator: "&", omittingEmptySubsequences: false)
             .map { pair -> String in
@@ -33,6 +37,6 @@ struct Redaction: Sendable {
                 return name + "=" + Self.placeholder
             }
             .joined(separator: "&")
-        return components.string ?? url.absoluteString
+        return text[..<queryStart] + "?" + redacted + text[fragmentStart...]
     }
 }

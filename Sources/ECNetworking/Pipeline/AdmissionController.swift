@@ -65,6 +65,9 @@ final class AdmissionController: Sendable {
     /// The number of requests holding a slot.
     var inFlight: Int { state.withLock { $0.inFlight } }
 
+    /// The number of requests waiting for a slot.
+    var waitingCount: Int { state.withLock { $0.waiters.count } }
+
     /// Waits for a slot. Every successful call must be paired with one ``release()``.
     ///
     /// - Throws: ``NetworkError/cancelled`` when the task is cancelled while waiting.

@@ -67,7 +67,10 @@ extension URLSessionNetwork {
     ) async throws -> AttemptOutcome {
         let stages = actions.snapshot
         var prepared = request
-        prepared.headers.addMissing(from: configuration.defaultHeaders)
+        // A body's own content type beats a default one; a request's own header beats both.
+        prepared.headers.addMissing(
+            from: configuration.defaultHeaders,
+            except: prepared.body?.impliedContentType != nil ? "Content-Type" : nil)
         let willBeginStart = context.clock.now
         for action in stages.willBegin {
             // Without a time limit the action is called directly: no closure, no allocation.

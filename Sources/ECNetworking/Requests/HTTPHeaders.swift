@@ -14,7 +14,7 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
     public struct Field: Sendable, Hashable {
         /// The name as it was given; lookups ignore its case.
         public var name: String
-        /// The value, without leading or trailing white space.
+        /// The value, as given.
         public var value: String
 
         /// Creates a field.
@@ -105,9 +105,13 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
         fields.removeAll { $0.name.equalsIgnoringASCIICase(name) }
     }
 
-    /// Adds each field of `other` whose name is not already here; fields already here win.
-    public mutating func addMissing(from other: HTTPHeaders) {
-        for field in other.fields where !contains(name: field.name) {
+    /// Adds each field of `other` whose name is not already here (every value of it, when the
+    /// name repeats); fields already here win.
+    public mutating func addMissing(from other: HTTPHeaders, except excludedName: String? = nil) {
+        guard !other.isEmpty else { return }
+        let present = self
+        for field in other.fields where !present.contains(name: field.name) {
+            if let excludedName, field.name.equalsIgnoringASCIICase(excludedName) { continue }
             fields.append(field)
         }
     }
