@@ -1,7 +1,8 @@
-import ECNetworking
 import ECNetworkingTesting
 import Foundation
 import Testing
+
+@testable import ECNetworking
 
 @Suite("maximumConcurrentRequests and priorities")
 struct ConcurrencyLimitTests {
@@ -30,7 +31,8 @@ struct ConcurrencyLimitTests {
     @Test("when a slot frees, the highest priority leaves the queue first, FIFO within a priority")
     func priorityOrder() async throws {
         let session = MockSession()
-        session.stub(with: MockResponse(json: [User](), delay: .milliseconds(200)))
+        session.stub(with: MockResponse(statusCode: 204))
+        session.stub(.pathSuffix("blocker"), with: MockResponse(statusCode: 204, delay: .seconds(30)))
         let network = makeNetwork(session: session) { $0.maximumConcurrentRequests = 1 }
         struct Tagged: Request {
             typealias Response = Void
@@ -46,17 +48,16 @@ struct ConcurrencyLimitTests {
         let queued: [(String, RequestPriority)] = [
             ("low", .low), ("normal-1", .normal), ("high-1", .high), ("normal-2", .normal), ("high-2", .high),
         ]
-        for (tag, priority) in queued {
+        for (index, (tag, priority)) in queued.enumerated() {
             tasks.append(Task { try await network.send(Tagged(tag: tag), priority: priority) })
-            // Let each send reach the queue before the next, so arrival order is defined.
-            try await Task.sleep(for: .milliseconds(10))
+            // Each send must be in the queue before the next, so that arrival order is defined.
+            try await waitUntil { network.admission?.waitingCount == index + 1 }
         }
-        session.reset()
-        session.stub(with: MockResponse(statusCode: 204))
-        try await blocker.value
+        blocker.cancel()
+        _ = try? await blocker.value
         for task in tasks { try await task.value }
 
-        let order = session.recordedRequests.compactMap { $0.url?.lastPathComponent }
+        let order = session.recordedRequests.dropFirst().compactMap { $0.url?.lastPathComponent }
         #expect(order == ["high-1", "high-2", "normal-1", "normal-2", "low"])
     }
 

@@ -21,7 +21,7 @@ struct TimeoutAndTimingTests {
         }
         let elapsed = clock.now - start
         #expect(elapsed >= .milliseconds(290))
-        #expect(elapsed < .milliseconds(2000))
+        #expect(elapsed < .seconds(5), "the 10 s stub must not be waited out")
         try await waitUntil { session.cancelledRequestCount == 1 }
     }
 

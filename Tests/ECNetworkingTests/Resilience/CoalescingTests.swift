@@ -1,7 +1,8 @@
-import ECNetworking
 import ECNetworkingTesting
 import Foundation
 import Testing
+
+@testable import ECNetworking
 
 @Suite("Coalescing identical GETs in flight")
 struct CoalescingTests {
@@ -57,13 +58,12 @@ struct CoalescingTests {
     @Test("cancelling one caller does not cancel the others; cancelling all cancels the call")
     func cancellingOneCaller() async throws {
         let session = MockSession()
-        session.stub(with: MockResponse(json: [User(id: 2, name: "Bo")], delay: .milliseconds(200)))
+        session.stub(with: MockResponse(json: [User(id: 2, name: "Bo")], delay: .seconds(2)))
         let network = makeNetwork(session: session)
 
         let first = Task { try await network.send(ListUsers()) }
         let second = Task { try await network.send(ListUsers()) }
-        try await waitUntil { session.recordedRequests.count == 1 }
-        try await Task.sleep(for: .milliseconds(20))
+        try await waitUntil { session.recordedRequests.count == 1 && network.coalescing.waiterCount == 2 }
         first.cancel()
 
         do {
