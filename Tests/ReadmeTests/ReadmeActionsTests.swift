@@ -3,8 +3,8 @@ import ECNetworkingTesting
 import Foundation
 import Testing
 
-enum RequiresAuthentication: CustomPropertyKey {
-    static let defaultValue = true
+enum AnalyticsName: CustomPropertyKey {
+    static let defaultValue = "unnamed"
 }
 
 struct Token: Codable, Sendable {
@@ -19,6 +19,7 @@ struct LoginRequest: Request {
     var customProperties: CustomProperties {
         var properties = CustomProperties()
         properties[RequiresAuthentication.self] = false
+        properties[AnalyticsName.self] = "login"
         return properties
     }
 

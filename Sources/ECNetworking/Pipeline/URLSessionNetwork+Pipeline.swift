@@ -114,7 +114,8 @@ extension URLSessionNetwork {
             }
         }
 
-        let acceptable = request.acceptableStatusCodes ?? configuration.acceptableStatusCodes
+        // Read from the request as sent, so a will-begin action may change what is acceptable.
+        let acceptable = context.request.acceptableStatusCodes ?? configuration.acceptableStatusCodes
         guard acceptable.contains(response.statusCode) else {
             throw NetworkError.unacceptableStatusCode(response)
         }

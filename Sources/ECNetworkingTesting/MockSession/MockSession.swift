@@ -48,6 +48,8 @@ public final class MockSession: Session {
     /// Answers requests that `matcher` matches with `responses`, one each, in order; once they are
     /// used up the stub no longer matches.
     public func stub(_ matcher: RequestMatcher = .any, with responses: [MockResponse]) {
+        // An empty list would match and then have nothing to answer with.
+        guard !responses.isEmpty else { return }
         state.withLock { $0.stubs.append(Stub(matcher: matcher, responses: responses, repeatsLast: false)) }
     }
 
@@ -101,6 +103,11 @@ public final class MockSession: Session {
             state.running -= 1
             if cancelled { state.cancelledRequestCount += 1 }
         }
+    }
+
+    /// Counts a task cancelled before it was resumed: it never ran, but it was cancelled.
+    func countCancellationBeforeStart() {
+        state.withLock { $0.cancelledRequestCount += 1 }
     }
 
     private static func describe(_ request: URLRequest) -> String {

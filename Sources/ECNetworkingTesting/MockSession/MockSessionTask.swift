@@ -23,11 +23,13 @@ final class MockSessionTask: SessionTask {
     }
 
     func resume() {
+        // A cancelled task has given its completion away already; like URLSession, it stays dead.
+        let cancelled = completion.withLock { $0 == nil }
         let firstResume = started.withLock { started in
             defer { started = true }
             return !started
         }
-        guard firstResume else { return }
+        guard firstResume, !cancelled else { return }
         let response = session.start(request)
         if response.delay > .zero {
             DispatchQueue.global().asyncAfter(deadline: .now() + response.delay.timeInterval) {
@@ -40,7 +42,11 @@ final class MockSessionTask: SessionTask {
 
     func cancel() {
         guard let completion = takeCompletion() else { return }
-        if started.withLock({ $0 }) { session.finish(cancelled: true) }
+        if started.withLock({ $0 }) {
+            session.finish(cancelled: true)
+        } else {
+            session.countCancellationBeforeStart()
+        }
         completion(nil, nil, URLError(.cancelled))
     }
 
