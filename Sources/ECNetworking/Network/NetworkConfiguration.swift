@@ -41,7 +41,8 @@ public struct NetworkConfiguration: Sendable {
     /// ``NetworkError/responseTooLarge(limit:)``. Bytes are counted as they arrive (`Content-Length`
     /// is not trusted). `nil`, the default, means no limit.
     public var maximumResponseSize: Int?
-    /// How redirects are followed; see ``RedirectPolicy``.
+    /// How redirects are followed; see ``RedirectPolicy``. Applied by the default transport,
+    /// `URLSessionTransport`; a session you pass in yourself follows its own rules.
     public var redirectPolicy: RedirectPolicy
     /// Whether identical GETs (method, URL, headers, body) on the wire at the same time share one
     /// transport call; `true` by default. A request opts out with ``AllowsCoalescing``.

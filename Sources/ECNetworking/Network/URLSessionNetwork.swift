@@ -27,11 +27,18 @@ public final class URLSessionNetwork: Network {
     let activeSends = ActiveSendRegistry()
     let coalescing = CoalescingRegistry()
 
-    /// Creates a network that sends through `session`; by default a new `URLSession` kept for the
-    /// network's whole life (short-lived sessions crash in libcurl on Linux).
-    public init(configuration: NetworkConfiguration, session: any Session = URLSession(configuration: .default)) {
+    /// Creates a network that sends through `session`; by default a `URLSessionTransport` kept for
+    /// the network's whole life (short-lived sessions crash in libcurl on Linux), which follows
+    /// ``NetworkConfiguration/redirectPolicy`` and stops a body past
+    /// ``NetworkConfiguration/maximumResponseSize`` as its bytes arrive.
+    public init(configuration: NetworkConfiguration, session: (any Session)? = nil) {
         self.configuration = configuration
-        self.session = session
+        self.session =
+            session
+            ?? URLSessionTransport(
+                configuration: .default,
+                redirectPolicy: configuration.redirectPolicy,
+                maximumResponseSize: configuration.maximumResponseSize)
         self.loggingAction = configuration.logging ? LoggingAction(options: configuration.loggingOptions) : nil
         self.actions = ActionRegistry(trailingAction: loggingAction)
         self.admission = configuration.maximumConcurrentRequests.map(AdmissionController.init(limit:))

@@ -1,7 +1,8 @@
-import ECNetworking
 import ECNetworkingTesting
 import Foundation
 import Testing
+
+@testable import ECNetworking
 
 @Suite("Cancellation ends every send once, promptly, with NetworkError.cancelled")
 struct CancellationTests {
@@ -92,18 +93,26 @@ struct CancellationTests {
     @Test("cancelling while queued behind the concurrency limit ends the send and frees nothing twice")
     func cancelWhileQueued() async throws {
         let session = MockSession()
-        session.stub(with: MockResponse(json: [User](), delay: .milliseconds(300)))
+        session.stub(with: MockResponse(statusCode: 204))
+        session.stub(.pathSuffix("blocker"), with: MockResponse(statusCode: 204, delay: .seconds(30)))
         let network = makeNetwork(session: session) { $0.maximumConcurrentRequests = 1 }
-        let first = Task { try await network.send(ListUsers()) }
+        let blocker = Task {
+            try await network.send(NetworkRequest(url: testBaseURL.appendingPathComponent("blocker")))
+        }
         try await waitUntil { session.recordedRequests.count == 1 }
         let queued = Task { try await network.send(ListUsers()) }
-        try await Task.sleep(for: .milliseconds(20))
+        try await waitUntil { network.admission?.waitingCount == 1 }
+
         queued.cancel()
+
         await expectCancelled(queued)
-        _ = try await first.value
-        // The slot is free again: another send goes through.
-        _ = try await network.send(ListUsers())
-        #expect(session.recordedRequests.count == 2)
+        #expect(network.admission?.waitingCount == 0)
+        blocker.cancel()
+        _ = try? await blocker.value
+        // The one slot is free again, exactly once: a send goes through and nothing else was sent.
+        _ = try await network.send(NetworkRequest(url: testBaseURL.appendingPathComponent("after")))
+        #expect(session.recordedRequests.compactMap { $0.url?.lastPathComponent } == ["blocker", "after"])
+        #expect(network.admission?.inFlight == 0)
     }
 
     @Test("the completion handler is called exactly once on cancel")

@@ -1,0 +1,228 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A tiny HTTP/1.1 server on 127.0.0.1 for tests that need real sockets, so the package needs no
+/// server dependency.
+///
+/// It listens on a port the system picks, serves each connection on its own thread, answers every
+/// request with what `handler` returns for it, closes the connection after each response, and
+/// records every request's headers. ``stop()`` wakes every blocked thread, which then exits.
+final class LoopbackHTTPServer: @unchecked Sendable {
+    // `@unchecked` because of the socket and thread code; it is safe because every mutable
+    // property lives in `state`, which is only touched while `lock` is held, and the rest are
+    // constants.
+
+    /// A request as the server read it.
+    struct ReceivedRequest: Sendable {
+        let method: String
+        let path: String
+        /// Header values by lower-cased name.
+        let headers: [String: String]
+
+        /// The value of a header, whatever the case of `name`.
+        func header(_ name: String) -> String? {
+            headers[name.lowercased()]
+        }
+    }
+
+    /// What the server answers.
+    enum Reply: Sendable {
+        /// A complete response; `Content-Length` is added unless the status has no body.
+        case response(status: Int, headers: [String: String] = [:], body: Data = Data())
+        /// A status line and headers declaring `declaredLength` body bytes, then `prefix` of them,
+        /// then nothing until the client goes away or the server stops.
+        case stall(status: Int = 200, declaredLength: Int, prefix: Data = Data())
+    }
+
+    /// Why the server could not start.
+    struct StartError: Error {
+        let call: String
+        let code: Int32
+    }
+
+    private struct State {
+        var requests: [ReceivedRequest] = []
+        var connections: Set<Int32> = []
+        var isListening = true
+        var isStopped = false
+    }
+
+    /// The port the server listens on.
+    let port: Int
+    private let listener: Int32
+    private let handler: @Sendable (ReceivedRequest) -> Reply
+    private let lock = NSLock()
+    private var state = State()
+
+    /// `http://127.0.0.1:port`.
+    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+
+    /// Every request received so far, in order.
+    var requests: [ReceivedRequest] {
+        lock.withLock { state.requests }
+    }
+
+    /// The number of connections not yet closed; a cancelled transfer's connection must go away.
+    var openConnectionCount: Int {
+        lock.withLock { state.connections.count }
+    }
+
+    /// Starts listening; each request is answered with `handler(request)`.
+    init(handler: @escaping @Sendable (ReceivedRequest) -> Reply) throws {
+        #if canImport(Glibc)
+            let streamType = Int32(SOCK_STREAM.rawValue)
+        #else
+            let streamType = SOCK_STREAM
+        #endif
+        let listener = socket(AF_INET, streamType, 0)
+        guard listener >= 0 else { throw StartError(call: "socket", code: errno) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(listener, address, length) == 0 && getsockname(listener, address, &length) == 0
+            }
+        }
+        guard bound, listen(listener, 128) == 0 else {
+            let code = errno
+            close(listener)
+            throw StartError(call: "bind/listen", code: code)
+        }
+        self.listener = listener
+        self.port = Int(UInt16(bigEndian: address.sin_port))
+        self.handler = handler
+        Thread { [self] in acceptConnections() }.start()
+    }
+
+    /// Stops accepting, drops every open connection, and lets every thread exit. Safe to call twice.
+    func stop() {
+        lock.withLock {
+            guard !state.isStopped else { return }
+            state.isStopped = true
+            // `shutdown`, unlike `close`, wakes a thread blocked in `accept` or `recv` on Linux.
+            if state.isListening { shutdown(listener, Int32(SHUT_RDWR)) }
+            for connection in state.connections { shutdown(connection, Int32(SHUT_RDWR)) }
+        }
+    }
+
+    private func acceptConnections() {
+        while true {
+            let connection = accept(listener, nil, nil)
+            if connection < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            #if !canImport(Glibc)
+                // Darwin has no `MSG_NOSIGNAL`; this socket option does the same for the connection.
+                var yes: Int32 = 1
+                setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
+            #endif
+            let accepted = lock.withLock {
+                guard !state.isStopped else { return false }
+                state.connections.insert(connection)
+                return true
+            }
+            guard accepted else {
+                close(connection)
+                break
+            }
+            Thread { [self] in serve(connection) }.start()
+        }
+        // Marked before closing, so `stop()` never shuts down a descriptor number reused elsewhere.
+        lock.withLock { state.isListening = false }
+        close(listener)
+    }
+
+    private func serve(_ connection: Int32) {
+        defer {
+            lock.withLock { _ = state.connections.remove(connection) }
+            close(connection)
+        }
+        guard let request = readRequest(from: connection) else { return }
+        lock.withLock { state.requests.append(request) }
+        switch handler(request) {
+        case .response(let status, let headers, let body):
+            var allHeaders = headers
+            if status != 204 && status != 304 { allHeaders["Content-Length"] = String(body.count) }
+            guard write(head(status: status, headers: allHeaders), to: connection) else { return }
+            _ = write(body, to: connection)
+        case .stall(let status, let declaredLength, let prefix):
+            let headers = ["Content-Length": String(declaredLength)]
+            guard write(head(status: status, headers: headers), to: connection), write(prefix, to: connection)
+            else { return }
+            // Waits until the client closes the connection (or `stop()` shuts it down).
+            var buffer = [UInt8](repeating: 0, count: 1_024)
+            while recv(connection, &buffer, buffer.count, 0) > 0 {}
+        }
+    }
+
+    private func head(status: Int, headers: [String: String]) -> Data {
+        var text = "HTTP/1.1 \(status) \(status < 300 ? "OK" : status < 400 ? "Redirect" : "Error")\r\n"
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { text += "\(name): \(value)\r\n" }
+        text += "Connection: close\r\n\r\n"
+        return Data(text.utf8)
+    }
+
+    /// Reads the request line and headers, and skips a body of `Content-Length` bytes.
+    private func readRequest(from connection: Int32) -> ReceivedRequest? {
+        var received = Data()
+        let separator = Data("\r\n\r\n".utf8)
+        var buffer = [UInt8](repeating: 0, count: 4_096)
+        while received.range(of: separator) == nil {
+            let count = recv(connection, &buffer, buffer.count, 0)
+            guard count > 0, received.count < 65_536 else { return nil }
+            received.append(contentsOf: buffer[..<count])
+        }
+        guard let end = received.range(of: separator) else { return nil }
+        let lines = String(decoding: received[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")
+        let requestLine = lines[0].split(separator: " ")
+        guard requestLine.count >= 2 else { return nil }
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            let name = line[..<colon].lowercased()
+            let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+            headers[name] = headers[name].map { "\($0), \(value)" } ?? value
+        }
+        var remaining = Int(headers["content-length"] ?? "0") ?? 0
+        remaining -= received.count - end.upperBound
+        while remaining > 0 {
+            let count = recv(connection, &buffer, min(buffer.count, remaining), 0)
+            guard count > 0 else { return nil }
+            remaining -= count
+        }
+        return ReceivedRequest(method: String(requestLine[0]), path: String(requestLine[1]), headers: headers)
+    }
+
+    #if canImport(Glibc)
+        /// Keeps a client that hung up (as after a cancellation) from killing the test process with
+        /// `SIGPIPE`.
+        private static let sendFlags = Int32(MSG_NOSIGNAL)
+    #else
+        private static let sendFlags: Int32 = 0
+    #endif
+
+    /// Writes all of `data`; `false` when the client went away.
+    private func write(_ data: Data, to connection: Int32) -> Bool {
+        data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let count = send(connection, bytes.baseAddress! + offset, bytes.count - offset, Self.sendFlags)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += count
+            }
+            return true
+        }
+    }
+}
