@@ -1,0 +1,119 @@
+import ECNetworking
+import ECNetworkingTesting
+import Foundation
+import Testing
+
+struct SessionToken: Codable, Sendable {
+    let value: String
+    let expiresAt: Date
+}
+
+struct RefreshTokenRequest: Request {
+    typealias Response = SessionToken
+
+    var customProperties: CustomProperties {
+        var properties = CustomProperties()
+        properties[RequiresAuthentication.self] = false
+        return properties
+    }
+
+    func buildRequest(with baseURL: URL) -> NetworkRequest {
+        NetworkRequest(method: .post, url: baseURL.appendingPathComponent("token"))
+    }
+}
+
+struct SessionAuthenticator: Authenticator {
+    let network: any Network
+
+    func apply(_ credential: SessionToken, to request: inout NetworkRequest) {
+        request.headers["Authorization"] = "Bearer \(credential.value)"
+    }
+
+    func refresh(_ credential: SessionToken?) async throws -> SessionToken {
+        try await network.send(RefreshTokenRequest())
+    }
+
+    func needsRefresh(_ credential: SessionToken) -> Bool {
+        credential.expiresAt < Date().addingTimeInterval(30)
+    }
+}
+
+struct PlaceOrderRequest: Request {
+    typealias Response = Void
+    let idempotencyKey: String
+
+    func buildRequest(with baseURL: URL) -> NetworkRequest {
+        var request = NetworkRequest(method: .post, url: baseURL.appendingPathComponent("orders"))
+        request.headers["Idempotency-Key"] = idempotencyKey
+        request.customProperties[RetryableRequest.self] = true
+        return request
+    }
+}
+
+struct LiveScoreRequest: Request {
+    typealias Response = Data
+
+    func buildRequest(with baseURL: URL) -> NetworkRequest {
+        var request = NetworkRequest(url: baseURL.appendingPathComponent("score"))
+        request.customProperties[AllowsCoalescing.self] = false
+        return request
+    }
+}
+
+@Suite("README: resilience")
+struct ReadmeResilienceTests {
+    @Test("retry, authentication, limits and redirects configure and run together")
+    func resilience() async throws {
+        let session = MockSession()
+        session.stub(
+            .path("/token"),
+            with: MockResponse(json: SessionToken(value: "fresh", expiresAt: Date().addingTimeInterval(3600))))
+        session.stub(
+            .path("/users") && .header(name: "Authorization", value: "Bearer fresh"),
+            with: MockResponse(jsonObject: [[String: Any]]()))
+        session.stub(.path("/users"), with: [MockResponse(statusCode: 503, headers: ["Retry-After": "0"])])
+        session.stub(.path("/orders"), with: MockResponse(statusCode: 201))
+        session.stub(.path("/score"), with: MockResponse(data: Data("1:0".utf8)))
+        let baseURL = URL(string: "https://api.example.com")!
+
+        var configuration = NetworkConfiguration(baseURL: baseURL)
+        configuration.retryPolicy = RetryPolicy(maximumAttempts: 4, baseDelay: .milliseconds(200))
+        configuration.maximumResponseSize = 10 * 1024 * 1024
+        configuration.actionTimeout = .seconds(15)
+        configuration.redirectPolicy = RedirectPolicy(maximumRedirects: 5)
+        let network = URLSessionNetwork(configuration: configuration, session: session)
+        network.add(action: AuthenticatingAction(authenticator: SessionAuthenticator(network: network)))
+
+        let users = try await network.send(ListUsersRequest(online: true))
+        try await network.send(PlaceOrderRequest(idempotencyKey: UUID().uuidString))
+        let score = try await network.send(LiveScoreRequest())
+
+        #expect(users.isEmpty)
+        #expect(String(decoding: score, as: UTF8.self) == "1:0")
+        let paths = session.recordedRequests.compactMap { $0.url?.path }
+        #expect(paths == ["/token", "/users", "/users", "/orders", "/score"])
+    }
+
+    @Test("bulk cancellation and activity updates work as the README shows")
+    func bulkCancellationAndActivity() async throws {
+        let session = MockSession()
+        session.stub(with: MockResponse(statusCode: 200, delay: .seconds(30)))
+        let network = URLSessionNetwork(
+            configuration: NetworkConfiguration(baseURL: URL(string: "https://api.example.com")!), session: session)
+        let spinner = LineCollector()
+        let pending = Task { try await network.send(ListUsersRequest(online: true)) }
+        let observing = Task {
+            for await count in network.activityUpdates() {
+                spinner.append(count > 0 ? "spinning" : "idle")
+                if count == 0 && spinner.all.contains("spinning") { break }
+            }
+        }
+        while network.activeRequestCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
+
+        network.cancelAll(of: ListUsersRequest.self)  // or network.cancelAll()
+
+        await #expect(throws: NetworkError.self) { try await pending.value }
+        await observing.value
+        #expect(spinner.all.last == "idle")
+    }
+}
