@@ -45,7 +45,8 @@ struct LifecycleTests {
             try await TestClient(baseURL: server.baseURL, timeout: 2).get("/flaky/reset")
         }
         #expect(error?.code == .cannotConnectToHost)
-        #expect(clock.now - start < .seconds(1))
+        // Refused at once, not left to the client's 2 s timeout.
+        #expect(clock.now - start < .milliseconds(1900))
     }
 
     @Test func stopWaitsForNoIdleConnection() async throws {
@@ -57,7 +58,8 @@ struct LifecycleTests {
         let start = clock.now
         await server.stop()
 
-        #expect(clock.now - start < .seconds(1))
+        // The graceful shutdown would wait 2 s for a busy connection; an idle one must not hold it.
+        #expect(clock.now - start < .milliseconds(1900))
     }
 
     @Test func stopDoesNotWaitLongForARunningRequest() async throws {

@@ -1,0 +1,212 @@
+import DemoClient
+import DemoServer
+import ECNetworking
+import Foundation
+
+/// The walk through the library that `swift run Example` prints: one method per step, each showing
+/// the action stages of its requests and the typed results, and each throwing ``TourFailure`` when
+/// the library does not behave as it promises.
+struct Tour {
+    /// The server the tour talks to.
+    let baseURL: URL
+    /// The embedded server's recorder, for its side of the story (login counts); `nil` when the
+    /// tour runs against another server.
+    private let recorder: RequestRecorder?
+    private let console: TourConsole
+    private let isVerbose: Bool
+    /// Every stage of every request, for the checks that depend on order and timing.
+    private let events = StageEventLog()
+    private let client: DemoClient
+
+    /// Creates a tour of the API at `baseURL`, writing to `console`; `isVerbose` adds the library's log.
+    init(baseURL: URL, recorder: RequestRecorder?, console: TourConsole = .standardOutput, isVerbose: Bool = false) {
+        self.baseURL = baseURL
+        self.recorder = recorder
+        self.console = console
+        self.isVerbose = isVerbose
+        self.client = Self.makeClient(baseURL: baseURL, console: console, events: events, isVerbose: isVerbose)
+    }
+
+    /// Runs every step in order; the first one that misbehaves ends the tour with its error.
+    func run() async throws {
+        console.write("ECNetworking tour against \(baseURL.absoluteString)")
+        try await logIn()
+        try await listUsers()
+        let user = try await createUser()
+        try await getUser(user)
+        try await deleteUser(user)
+        try await shareOneLogin()
+        try await retryFlakyEndpoint()
+        console.write("")
+        console.write("Tour complete: every step behaved as expected.")
+    }
+
+    /// Step 1: the first request that needs a token holds back in will-begin while the client logs in.
+    func logIn() async throws {
+        console.step(1, "Log in on demand")
+        events.removeAll()
+        let serverBefore = await recorder?.loginCount
+        let users = try await client.send(ListUsersRequest())
+        let token = try await heldToken()
+        console.result(
+            "Token \(token.token.prefix(8))…, valid for \(token.expiresIn) s; [User] with \(users.count) users")
+
+        let logins = await client.refreshCount
+        try TourFailure.check(logins == 1, "expected one login for the first request, the client made \(logins)")
+        let trace = events.events
+        let listingWaited = trace.firstIndex { $0.stage == .willBegin && $0.path.hasSuffix("/users") }
+        let loginCompleted = trace.firstIndex { $0.stage == .completed && $0.path.hasSuffix("/login") }
+        let listingBegan = trace.firstIndex { $0.stage == .began && $0.path.hasSuffix("/users") }
+        guard let listingWaited, let loginCompleted, let listingBegan,
+            listingWaited < loginCompleted, loginCompleted < listingBegan
+        else {
+            throw TourFailure("the login did not happen between the listing's will-begin and began stages")
+        }
+        console.passed("GET /users waited in will-begin while POST /login ran, then went out with the token")
+        try await checkServerLogins(since: serverBefore, expected: 1)
+    }
+
+    /// Step 2: the token from step 1 is reused; no second login.
+    func listUsers() async throws {
+        console.step(2, "List the users online")
+        let users = try await client.send(ListUsersRequest(online: true))
+        console.result("[User]: \(users.map(\.name).joined(separator: ", "))")
+        try TourFailure.check(users.allSatisfy(\.online), "?online=true returned offline users")
+        let logins = await client.refreshCount
+        try TourFailure.check(logins == 1, "the listing logged in again: \(logins) logins so far")
+        console.passed("only online users, sent with the token from step 1")
+    }
+
+    /// Step 3: a `201` decodes to a ``User``; a `422` carries the server's ``APIError`` in the typed error.
+    func createUser() async throws -> User {
+        console.step(3, "Create a user, then an invalid one")
+        let user = try await client.send(CreateUserRequest(name: "Barbara Liskov", email: "barbara@example.com"))
+        console.result("201 → \(user)")
+        try TourFailure.check(user.name == "Barbara Liskov", "the created user is \(user.name)")
+
+        let rejection = try await apiError(from: CreateUserRequest(name: "", email: "not-an-address"), status: 422)
+        let fields = (rejection.fields ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+        console.result("422 → APIError \(rejection.error): \(fields.joined(separator: "; "))")
+        try TourFailure.check(
+            rejection.fields?["name"] != nil && rejection.fields?["email"] != nil,
+            "the 422 should name both invalid fields, it named \(fields)")
+        console.passed("NetworkError.unacceptableStatusCode carried the body; decodeBody(APIError.self) read it")
+        return user
+    }
+
+    /// Step 4: a read decodes to the same ``User``; an unknown identifier is a `404` with an ``APIError``.
+    func getUser(_ user: User) async throws {
+        console.step(4, "Read the user, then one that does not exist")
+        let fetched = try await client.send(GetUserRequest(id: user.id))
+        console.result("200 → \(fetched)")
+        try TourFailure.check(fetched == user, "read \(fetched), created \(user)")
+
+        let missing = try await apiError(from: GetUserRequest(id: 999_999), status: 404)
+        console.result("404 → APIError \(missing.error): \(missing.message)")
+        try TourFailure.check(missing.error == "not_found", "the 404 body says \(missing.error)")
+    }
+
+    /// Step 5: a `204 No Content` decodes to `Void`.
+    func deleteUser(_ user: User) async throws {
+        console.step(5, "Delete the user")
+        try await client.send(DeleteUserRequest(id: user.id))
+        let status = events.events.last { $0.stage == .completed && $0.method == "DELETE" }?.statusCode
+        try TourFailure.check(
+            status == 204, "expected 204 No Content, the server answered \(String(describing: status))")
+        console.result("204 No Content → Void")
+
+        let gone = try await apiError(from: GetUserRequest(id: user.id), status: 404)
+        console.passed("reading the user again is a 404 (\(gone.error))")
+    }
+
+    /// Step 6: ten requests that all find no token share one login.
+    func shareOneLogin() async throws {
+        console.step(6, "Ten concurrent requests on a new client, one login")
+        // Without coalescing, so that all ten go to the server instead of sharing identical GETs.
+        let newClient = Self.makeClient(baseURL: baseURL, console: console, events: events, isVerbose: isVerbose) {
+            $0.coalescesIdenticalRequests = false
+        }
+        let serverBefore = await recorder?.loginCount
+        let answered = try await withThrowingTaskGroup(of: [User].self) { group in
+            for index in 0..<10 {
+                group.addTask { try await newClient.send(ListUsersRequest(online: index.isMultiple(of: 2))) }
+            }
+            return try await group.reduce(0) { count, _ in count + 1 }
+        }
+        let logins = await newClient.refreshCount
+        console.result("\(answered) answers; logins by the new client: \(logins)")
+        try TourFailure.check(answered == 10, "only \(answered) of 10 requests were answered")
+        try TourFailure.check(logins == 1, "ten concurrent requests caused \(logins) logins instead of one")
+        try await checkServerLogins(since: serverBefore, expected: 1)
+        console.passed("the ten requests waited for one shared login")
+    }
+
+    /// Step 7: a `503` with `Retry-After: 1` is retried by the ``RetryPolicy`` after a second, then succeeds.
+    func retryFlakyEndpoint() async throws {
+        console.step(7, "A flaky endpoint: 503 with Retry-After, then 200")
+        let request = FlakyRequest()
+        let reply = try await client.send(request)
+        // The path as built, so a base URL with a path of its own (`--base-url http://host/api`) matches too.
+        let delays = events.retryDelays(path: request.buildRequest(with: baseURL).url.path)
+        console.result("retries: \(delays.count), after \(delays.map(TourConsole.format).joined(separator: ", "))")
+        console.result("200 → \(reply)")
+        try TourFailure.check(reply.ok && reply.attempt == 2, "expected success on attempt 2, got \(reply)")
+        try TourFailure.check(delays.count == 1, "expected one retry, saw \(delays.count)")
+        // Jitter never shortens a server's Retry-After, so anything clearly under a second means it was ignored.
+        try TourFailure.check(delays[0] >= .milliseconds(950), "Retry-After: 1 was not honoured: \(delays[0])")
+        console.passed("the retry policy waited for Retry-After before the second attempt")
+    }
+
+    // MARK: - Support
+
+    /// The token the client holds, which must exist after an authenticated request.
+    private func heldToken() async throws -> Token {
+        guard let token = await client.token else {
+            throw TourFailure("the first authenticated request did not leave a token behind")
+        }
+        return token
+    }
+
+    /// Sends `request`, which must fail with `status`, and returns the ``APIError`` decoded from
+    /// the typed error.
+    private func apiError<R: DemoRequest>(from request: R, status: Int) async throws -> APIError {
+        do {
+            _ = try await client.send(request)
+        } catch let error as NetworkError {
+            guard error.statusCode == status else {
+                throw TourFailure("expected status \(status), got: \(error.localizedDescription)")
+            }
+            guard let body = error.decodeBody(APIError.self) else {
+                throw TourFailure("the \(status) response does not carry an APIError body")
+            }
+            return body
+        }
+        throw TourFailure("expected status \(status), but the request succeeded")
+    }
+
+    /// Compares the embedded server's login count with `before`, when there is an embedded server.
+    private func checkServerLogins(since before: Int?, expected: Int) async throws {
+        guard let before, let after = await recorder?.loginCount else { return }
+        console.result("server's login count: \(before) → \(after)")
+        try TourFailure.check(
+            after - before == expected, "the server counted \(after - before) logins, expected \(expected)")
+    }
+
+    private static func makeClient(
+        baseURL: URL,
+        console: TourConsole,
+        events: StageEventLog,
+        isVerbose: Bool,
+        configure: (inout NetworkConfiguration) -> Void = { _ in }
+    ) -> DemoClient {
+        DemoClient(
+            baseURL: baseURL,
+            // The log repeats the trace with headers and a cURL line each: worth it only when asked for.
+            logSink: isVerbose ? LogSink(console.log) : .discard,
+            stageObserver: { event in
+                events.append(event)
+                console.trace(event)
+            },
+            configure: configure)
+    }
+}

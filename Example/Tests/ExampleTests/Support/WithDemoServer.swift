@@ -1,0 +1,28 @@
+import DemoServer
+
+/// Runs `body` against a server started on a free port, and stops the server afterwards, also when
+/// `body` throws, so no test leaves a port open.
+func withDemoServer(
+    _ configuration: DemoServerConfiguration = DemoServerConfiguration(),
+    _ body: (DemoServer) async throws -> Void
+) async throws {
+    let server = try await DemoServer.start(configuration: configuration)
+    do {
+        try await body(server)
+    } catch {
+        await server.stop()
+        throw error
+    }
+    await server.stop()
+}
+
+/// Polls `condition` until it holds or `timeout` passes, for what the server records only after
+/// the client has moved on (a dropped connection is noticed a moment later).
+func eventually(timeout: Duration = .seconds(3), _ condition: () async -> Bool) async throws -> Bool {
+    let deadline = ContinuousClock.now.advanced(by: timeout)
+    while ContinuousClock.now < deadline {
+        if await condition() { return true }
+        try await Task.sleep(for: .milliseconds(20))
+    }
+    return await condition()
+}
