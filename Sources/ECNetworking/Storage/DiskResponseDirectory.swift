@@ -1,0 +1,235 @@
+import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// One directory of stored responses, shared by every ``DiskResponseStore`` over it in this
+/// process, with the lock that serialises their reads and writes and the index of its entries in
+/// order of use.
+///
+/// Stores over the same directory share one instance (found through a process-wide registry keyed
+/// by the resolved path), so two networks writing the same directory cannot interleave a write
+/// with an eviction or count the budget twice. The index is built from the files on first use:
+/// their modification dates give the order of use, which is why a read touches its file.
+final class DiskResponseDirectory: Sendable {
+    /// The extension of an entry's file.
+    static let entryExtension = "response"
+    /// The extension of a file being written, renamed to an entry once complete.
+    static let temporaryExtension = "tmp"
+    /// How old a temporary file must be before it counts as left behind by a crash and is removed;
+    /// younger ones may belong to another process writing right now.
+    private static let abandonedTemporaryAge: TimeInterval = 60
+
+    /// The directories in use, by resolved path. The references are weak: once no store uses a
+    /// directory its index goes, and the next store to open it builds it again from the files.
+    private static let registry = LockedState<[String: WeakReference<DiskResponseDirectory>]>([:])
+
+    /// The directory, with symbolic links resolved.
+    let url: URL
+    /// Entry file names from the least to the most recently used, each costing its file's size.
+    private let index: LockedState<LeastRecentlyUsedList<Void>>
+
+    /// The directory at `url`, created if missing, shared with every other store over it.
+    static func shared(at url: URL) throws -> DiskResponseDirectory {
+        try registry.withLock { registry in
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            let path = url.standardizedFileURL.resolvingSymlinksInPath().path
+            if let existing = registry[path]?.get() { return existing }
+            registry = registry.filter { $0.value.get() != nil }
+            let directory = DiskResponseDirectory(url: URL(fileURLWithPath: path, isDirectory: true))
+            let reference = WeakReference<DiskResponseDirectory>()
+            reference.set(directory)
+            registry[path] = reference
+            return directory
+        }
+    }
+
+    private init(url: URL) {
+        self.url = url
+        self.index = LockedState(Self.scan(url))
+    }
+
+    /// The size of every entry known, in bytes.
+    var byteCount: Int {
+        index.withLock { $0.totalCost }
+    }
+
+    /// The number of entries known.
+    var count: Int {
+        index.withLock { $0.count }
+    }
+
+    /// The name of the file that holds the entry for `key`: a hash, since a key may be long or
+    /// hold characters a file name cannot.
+    static func fileName(for key: String) -> String {
+        FowlerNollVoHash.hexadecimalHash(key) + "." + entryExtension
+    }
+
+    /// Reads the entry for `key` and marks it used. A damaged or truncated file is removed; a file
+    /// that holds another key (the two keys' hashes collide) is left for that key.
+    func read(_ key: String) -> StoredResponse? {
+        let name = Self.fileName(for: key)
+        let file = url.appendingPathComponent(name, isDirectory: false)
+        return index.withLock { index in
+            // A file missing from the index may still have been written by another process.
+            guard let data = try? Data(contentsOf: file) else {
+                index.remove(name)
+                return nil
+            }
+            guard let entry = StoredResponseEnvelope.decode(data) else {
+                try? FileManager.default.removeItem(at: file)
+                index.remove(name)
+                return nil
+            }
+            guard entry.key == key else { return nil }
+            index.insert((), cost: data.count, for: name)
+            // The modification date keeps the order of use for the index built at the next launch.
+            FileSystemCalls.touch(file.path)
+            return entry.response
+        }
+    }
+
+    /// Writes `contents` as the entry for `key` (a temporary file renamed over the old one, so a
+    /// reader sees the old entry or the new one, never half of one), then removes the least
+    /// recently used entries until the directory is within `budget`. Contents larger than the
+    /// budget are not written, and the old entry goes: it is no longer the current response.
+    func write(_ contents: Data, for key: String, budget: Int) {
+        let name = Self.fileName(for: key)
+        let file = url.appendingPathComponent(name, isDirectory: false)
+        // Under the lock one write at a time runs in this process; the process identifier keeps
+        // another process's temporary file apart.
+        let temporary = url.appendingPathComponent(
+            "\(name).\(ProcessInfo.processInfo.processIdentifier).\(Self.temporaryExtension)", isDirectory: false)
+        index.withLock { index in
+            guard contents.count <= budget else {
+                try? FileManager.default.removeItem(at: file)
+                index.remove(name)
+                return
+            }
+            do {
+                try writeRecreatingDirectory(contents, to: temporary)
+                try FileSystemCalls.replace(file.path, with: temporary.path)
+            } catch {
+                // A store is an optimisation: a full disk leaves the old entry rather than failing
+                // the send.
+                try? FileManager.default.removeItem(at: temporary)
+                return
+            }
+            index.insert((), cost: contents.count, for: name)
+            trim(&index, to: budget)
+        }
+    }
+
+    /// Removes the entry for `key`, if any.
+    func remove(_ key: String) {
+        let name = Self.fileName(for: key)
+        index.withLock { index in
+            try? FileManager.default.removeItem(at: url.appendingPathComponent(name, isDirectory: false))
+            index.remove(name)
+        }
+    }
+
+    /// Removes every entry and temporary file; other files in the directory are left alone.
+    func removeAll() {
+        index.withLock { index in
+            let files = (try? FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: nil)) ?? []
+            for file in files
+            where file.pathExtension == Self.entryExtension || file.pathExtension == Self.temporaryExtension {
+                try? FileManager.default.removeItem(at: file)
+            }
+            index.removeAll()
+        }
+    }
+
+    /// Removes the least recently used entries until the directory is within `budget`.
+    func trim(to budget: Int) {
+        index.withLock { trim(&$0, to: budget) }
+    }
+
+    private func trim(_ index: inout LeastRecentlyUsedList<Void>, to budget: Int) {
+        while index.totalCost > budget, let oldest = index.removeOldest() {
+            try? FileManager.default.removeItem(at: url.appendingPathComponent(oldest.key, isDirectory: false))
+        }
+    }
+
+    /// Writes `contents`, creating the directory again if it was removed since the store opened it.
+    private func writeRecreatingDirectory(_ contents: Data, to file: URL) throws {
+        do {
+            try FileSystemCalls.writeFile(contents, toPath: file.path)
+        } catch {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            try FileSystemCalls.writeFile(contents, toPath: file.path)
+        }
+    }
+
+    /// The index of the entries already in `directory`, in order of modification; removes
+    /// temporary files left behind by a crash.
+    private static func scan(_ directory: URL) -> LeastRecentlyUsedList<Void> {
+        let keys: Set<URLResourceKey> = [.contentModificationDateKey, .fileSizeKey]
+        let files =
+            (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: Array(keys))) ?? []
+        var entries: [(name: String, modified: Date, size: Int)] = []
+        for file in files {
+            let values = try? file.resourceValues(forKeys: keys)
+            let modified = values?.contentModificationDate ?? .distantPast
+            switch file.pathExtension {
+            case entryExtension:
+                entries.append((file.lastPathComponent, modified, values?.fileSize ?? 0))
+            case temporaryExtension where -modified.timeIntervalSinceNow > abandonedTemporaryAge:
+                try? FileManager.default.removeItem(at: file)
+            default:
+                continue
+            }
+        }
+        entries.sort { ($0.modified, $0.name) < ($1.modified, $1.name) }
+        var index = LeastRecentlyUsedList<Void>()
+        for entry in entries {
+            index.insert((), cost: entry.size, for: entry.name)
+        }
+        return index
+    }
+}
+
+/// The few system calls the directory makes itself, named apart from the calls they wrap so that
+/// `write` and `rename` resolve to the system's functions.
+private enum FileSystemCalls {
+    /// Creates or truncates the file at `path` and writes `contents`. Unlike `Data.write(to:)`,
+    /// which calls `fsync` on Linux (milliseconds per file), this leaves flushing to the system:
+    /// the rename that follows is what makes the entry appear whole.
+    static func writeFile(_ contents: Data, toPath path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw currentError() }
+        defer { _ = close(descriptor) }
+        try contents.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    guard errno == EINTR else { throw currentError() }
+                    continue
+                }
+                offset += written
+            }
+        }
+    }
+
+    /// Renames `source` to `destination`, replacing it in one step, so a reader opens either the
+    /// old file or the new one, whole.
+    static func replace(_ destination: String, with source: String) throws {
+        guard rename(source, destination) == 0 else { throw currentError() }
+    }
+
+    /// Sets the file's modification date to now; failure only costs accuracy of the order of use.
+    static func touch(_ path: String) {
+        _ = utimes(path, nil)
+    }
+
+    private static func currentError() -> POSIXError {
+        POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+    }
+}

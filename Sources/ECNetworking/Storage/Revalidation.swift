@@ -1,0 +1,61 @@
+import Foundation
+
+/// Conditional requests (RFC 9110 §13): how a stored entry's validators are sent, and how a
+/// `304 Not Modified` refreshes the entry without its body being sent again.
+extension NetworkRequest {
+    /// Adds `If-None-Match` and `If-Modified-Since` from `stored`, and accepts 304 besides the
+    /// usual codes. Returns whether the request is now conditional; when it is not, a 304 stays
+    /// unacceptable, as it would be without a store.
+    ///
+    /// A request that already carries either header is left alone: its own validators may name
+    /// another version than the stored one, and a 304 to them would not vouch for the stored body.
+    mutating func makeConditional(on stored: StoredResponse, defaultAcceptableStatusCodes: Set<Int>) -> Bool {
+        guard !headers.contains(name: "If-None-Match"), !headers.contains(name: "If-Modified-Since") else {
+            return false
+        }
+        var conditional = false
+        if let etag = stored.etag {
+            headers["If-None-Match"] = etag
+            conditional = true
+        }
+        if let lastModified = stored.lastModified {
+            headers["If-Modified-Since"] = lastModified
+            conditional = true
+        }
+        if conditional {
+            acceptableStatusCodes = (acceptableStatusCodes ?? defaultAcceptableStatusCodes).union([304])
+        }
+        return conditional
+    }
+}
+
+extension StoredResponse {
+    /// Headers a 304 does not replace: they describe the 304 itself, not the stored body.
+    private static let headersDescribingTheMessage = [
+        "Content-Length", "Content-Encoding", "Transfer-Encoding", "Content-Type", "Content-Range",
+    ]
+
+    /// The entry confirmed by a `304 Not Modified`: the same body, stored again now, with the
+    /// headers the 304 sent (a new `ETag`, `Date`, `Cache-Control`) replacing the stored ones.
+    func refreshed(by notModified: NetworkResponse, at date: Date = Date()) -> StoredResponse {
+        var refreshed = self
+        refreshed.storedAt = date
+        let skipped = Self.headersDescribingTheMessage + Self.unstoredHeaderNames
+        var replaced: Set<String> = []
+        for field in notModified.headers
+        where !skipped.contains(where: { $0.equalsIgnoringASCIICase(field.name) }) {
+            let name = field.name.lowercased()
+            if replaced.insert(name).inserted {
+                refreshed.headers[field.name] = field.value
+            } else {
+                refreshed.headers.add(name: field.name, value: field.value)
+            }
+        }
+        return refreshed
+    }
+
+    /// The entry as a response to decode, as if it had just arrived in answer to `request`.
+    func networkResponse(for request: NetworkRequest) -> NetworkResponse {
+        NetworkResponse(statusCode: statusCode, headers: headers, body: body, url: request.url, request: request)
+    }
+}
