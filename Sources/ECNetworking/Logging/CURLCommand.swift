@@ -9,7 +9,8 @@ enum CURLCommand {
         for field in request.headers {
             parts.append("-H \(quote("\(field.name): \(redaction.headerValue(name: field.name, value: field.value))"))")
         }
-        if case .data(let data, _)? = request.body?.content, !data.isEmpty {
+        if case .data(let sent, _)? = request.body?.content, !sent.isEmpty {
+            let data = redaction.body(sent, contentType: request.headers["Content-Type"])
             if let text = String(data: data, encoding: .utf8) {
                 parts.append("--data-binary \(quote(text))")
             } else {

@@ -20,7 +20,7 @@ struct LoggingAction: RequestBeganAction, ResponseBeganAction {
         var lines = ["--> \(request.method.rawValue) \(redaction.url(request.url))"]
         lines += headerLines(request.headers)
         if case .data(let data, _)? = request.body?.content, !data.isEmpty {
-            lines.append("    body: \(preview(data))")
+            lines.append("    body: \(preview(redaction.body(data, contentType: request.headers["Content-Type"])))")
         }
         if options.includesCURLCommand {
             lines.append("    \(CURLCommand.render(request, redaction: redaction))")
@@ -35,7 +35,8 @@ struct LoggingAction: RequestBeganAction, ResponseBeganAction {
         ]
         lines += headerLines(response.headers)
         if !response.body.isEmpty {
-            lines.append("    body: \(preview(response.body))")
+            lines.append(
+                "    body: \(preview(redaction.body(response.body, contentType: response.headers["Content-Type"])))")
         }
         options.sink.write(lines.joined(separator: "\n"))
     }

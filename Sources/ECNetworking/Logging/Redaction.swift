@@ -1,19 +1,22 @@
 import Foundation
 
-/// Hides secrets in what is logged: header values and query parameter values by name.
+/// Hides secrets in what is logged: header values, query parameter values, and the values of
+/// named fields in JSON and form bodies.
 struct Redaction: Sendable {
     static let placeholder = "<redacted>"
 
     private let headers: [String]
     private let queryParameters: [String]
+    private let bodyFields: [String]
 
     init(options: LoggingOptions) {
         headers = Array(options.redactedHeaders)
         queryParameters = Array(options.redactedQueryParameters)
+        bodyFields = Array(options.redactedBodyFields)
     }
 
     func headerValue(name: String, value: String) -> String {
-        headers.contains { $0.equalsIgnoringASCIICase(name) } ? Self.placeholder : value
+        Self.matches(name, headers) ? Self.placeholder : value
     }
 
     /// The URL as text with the values of redacted query parameters replaced.
@@ -25,18 +28,51 @@ struct Redaction: Sendable {
         guard let queryStart = text.firstIndex(of: "?") else { return text }
         let fragmentStart = text[queryStart...].firstIndex(of: "#") ?? text.endIndex
         let query = text[text.index(after: queryStart)..<fragmentStart]
-        let redacted =
-            query
+        return text[..<queryStart] + "?" + Self.redactPairs(query, names: queryParameters) + text[fragmentStart...]
+    }
+
+    /// The body with the values of redacted fields replaced, for JSON and form bodies; any other
+    /// body as it is.
+    func body(_ data: Data, contentType: String?) -> Data {
+        guard !bodyFields.isEmpty, !data.isEmpty else { return data }
+        let type = contentType?.lowercased() ?? ""
+        if type.contains("x-www-form-urlencoded") {
+            let text = String(decoding: data, as: UTF8.self)
+            return Data(Self.redactPairs(Substring(text), names: bodyFields).utf8)
+        }
+        let looksLikeJSON = type.contains("json") || data.first == UInt8(ascii: "{") || data.first == UInt8(ascii: "[")
+        guard looksLikeJSON, let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        else { return data }
+        let redacted = redactJSON(object)
+        return (try? JSONSerialization.data(withJSONObject: redacted, options: [.sortedKeys, .fragmentsAllowed]))
+            ?? data
+    }
+
+    private func redactJSON(_ value: Any) -> Any {
+        if let object = value as? [String: Any] {
+            var result: [String: Any] = [:]
+            for (key, field) in object {
+                result[key] = Self.matches(key, bodyFields) ? Self.placeholder : redactJSON(field)
+            }
+            return result
+        }
+        if let array = value as? [Any] { return array.map(redactJSON) }
+        return value
+    }
+
+    /// Replaces the value of each `name=value` pair whose (percent-decoded) name is in `names`.
+    private static func redactPairs(_ text: Substring, names: [String]) -> String {
+        text
             .split(separator: "&", omittingEmptySubsequences: false)
             .map { pair -> String in
                 let name = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
                 let decodedName = name.removingPercentEncoding ?? name
-                guard queryParameters.contains(where: { $0.equalsIgnoringASCIICase(decodedName) }) else {
-                    return String(pair)
-                }
-                return name + "=" + Self.placeholder
+                return matches(decodedName, names) ? name + "=" + placeholder : String(pair)
             }
             .joined(separator: "&")
-        return text[..<queryStart] + "?" + redacted + text[fragmentStart...]
+    }
+
+    private static func matches(_ name: String, _ names: [String]) -> Bool {
+        names.contains { $0.equalsIgnoringASCIICase(name) }
     }
 }
