@@ -59,14 +59,7 @@ public final class URLSessionNetwork: Network {
             let response = try await perform(
                 networkRequest, requestType: ObjectIdentifier(R.self), priority: priority, context: &context)
             let decodingStart = context.clock.now
-            let value: R.Response
-            do {
-                value = try request.response(from: response, with: configuration.decoder)
-            } catch let error as NetworkError {
-                throw error
-            } catch {
-                throw NetworkError.decodingFailed(error, response: response)
-            }
+            let value = try decode(request, from: response)
             context.timings.decoding = context.elapsed(since: decodingStart)
             configuration.metricsHandler?(context.metrics(error: nil))
             return value

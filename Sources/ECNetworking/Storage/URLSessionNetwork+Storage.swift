@@ -195,18 +195,6 @@ extension URLSessionNetwork {
         return StoredValue(value: value, source: .store, age: stored.age())
     }
 
-    /// Decodes like ``send(_:priority:)`` does: the request's own errors of type ``NetworkError``
-    /// pass through, anything else becomes ``NetworkError/decodingFailed(_:response:)``.
-    private func decode<R: Request>(_ request: R, from response: NetworkResponse) throws -> R.Response {
-        do {
-            return try request.response(from: response, with: configuration.decoder)
-        } catch let error as NetworkError {
-            throw error
-        } catch {
-            throw NetworkError.decodingFailed(error, response: response)
-        }
-    }
-
     /// Writes the one log line of an answer from the store, which no action stage sees.
     private func logStoredValue(of request: NetworkRequest, age: Duration, reason: String) {
         guard let loggingAction else { return }

@@ -32,7 +32,7 @@ public final class FakeNetwork: Network {
     /// with ``ECNetworking/NetworkError/retryLimitReached(attempts:response:)``.
     public let maximumRetries: Int
 
-    let state = LockedValue(FakeNetworkState())
+    let state = LockedState(FakeNetworkState())
 
     /// Creates a fake with no stubs.
     ///
@@ -113,25 +113,5 @@ public final class FakeNetwork: Network {
             answer: { prepared in .response(try await self.answer(prepared)) },
             decode: { $0 }
         )
-    }
-
-    /// Runs the async send in a task and calls `completion` exactly once with its result, also when
-    /// cancelled through the returned `Cancellable` (with ``ECNetworking/NetworkError/cancelled``).
-    @discardableResult
-    public func send<R: Request>(
-        _ request: R,
-        priority: RequestPriority,
-        completion: @escaping @Sendable (Result<R.Response, any Error>) -> Void
-    ) -> any Cancellable {
-        let task = Task {
-            let result: Result<R.Response, any Error>
-            do {
-                result = .success(try await self.send(request, priority: priority))
-            } catch {
-                result = .failure(error)
-            }
-            completion(result)
-        }
-        return FakeSendCancellable(task: task)
     }
 }

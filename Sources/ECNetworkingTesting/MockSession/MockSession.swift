@@ -35,7 +35,7 @@ public final class MockSession: Session {
         var maximumRunning = 0
     }
 
-    private let state = LockedValue(State())
+    private let state = LockedState(State())
 
     /// Creates a session with no stubs.
     public init() {}

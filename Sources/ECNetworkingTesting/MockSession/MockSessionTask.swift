@@ -9,8 +9,8 @@ import Foundation
 final class MockSessionTask: SessionTask {
     private let request: URLRequest
     private let session: MockSession
-    private let completion: LockedValue<(@Sendable (Data?, URLResponse?, (any Error)?) -> Void)?>
-    private let started = LockedValue(false)
+    private let completion: LockedState<(@Sendable (Data?, URLResponse?, (any Error)?) -> Void)?>
+    private let started = LockedState(false)
 
     init(
         request: URLRequest,
@@ -19,7 +19,7 @@ final class MockSessionTask: SessionTask {
     ) {
         self.request = request
         self.session = session
-        self.completion = LockedValue(completion)
+        self.completion = LockedState(completion)
     }
 
     func resume() {

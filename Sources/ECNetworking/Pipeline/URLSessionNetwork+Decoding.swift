@@ -1,0 +1,14 @@
+extension URLSessionNetwork {
+    /// Turns a validated response into the request's typed response. A ``NetworkError`` the
+    /// request throws passes through; anything else becomes
+    /// ``NetworkError/decodingFailed(_:response:)``, which carries the response.
+    func decode<R: Request>(_ request: R, from response: NetworkResponse) throws -> R.Response {
+        do {
+            return try request.response(from: response, with: configuration.decoder)
+        } catch let error as NetworkError {
+            throw error
+        } catch {
+            throw NetworkError.decodingFailed(error, response: response)
+        }
+    }
+}
