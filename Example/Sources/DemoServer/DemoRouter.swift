@@ -2,7 +2,11 @@ internal import Hummingbird
 
 /// Assembles the router of one server: middleware first, then every route collection.
 enum DemoRouter {
-    static func make(configuration: DemoServerConfiguration, recorder: RequestRecorder) -> Router<BasicRequestContext> {
+    static func make(
+        configuration: DemoServerConfiguration,
+        recorder: RequestRecorder,
+        catalog: CatalogStore
+    ) -> Router<BasicRequestContext> {
         let router = Router()
         // Outermost first: record even requests that fail, count them while in flight, then shape errors as JSON.
         router.add(middleware: RecordingMiddleware(recorder: recorder))
@@ -25,6 +29,7 @@ enum DemoRouter {
         StatusRoutes().register(on: router)
         RedirectRoutes().register(on: router)
         UploadRoutes().register(on: router)
+        CatalogRoutes(catalog: catalog, recorder: recorder).register(on: router)
         return router
     }
 }

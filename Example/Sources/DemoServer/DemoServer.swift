@@ -22,6 +22,7 @@ public final class DemoServer: Sendable {
     /// The configuration the server was started with.
     public let configuration: DemoServerConfiguration
 
+    private let catalog: CatalogStore
     private let serviceGroup: ServiceGroup
     private let runTask: Task<Void, any Error>
 
@@ -30,6 +31,7 @@ public final class DemoServer: Sendable {
         baseURL: URL,
         recorder: RequestRecorder,
         configuration: DemoServerConfiguration,
+        catalog: CatalogStore,
         serviceGroup: ServiceGroup,
         runTask: Task<Void, any Error>
     ) {
@@ -37,6 +39,7 @@ public final class DemoServer: Sendable {
         self.baseURL = baseURL
         self.recorder = recorder
         self.configuration = configuration
+        self.catalog = catalog
         self.serviceGroup = serviceGroup
         self.runTask = runTask
     }
@@ -53,11 +56,12 @@ public final class DemoServer: Sendable {
         port: Int = 0
     ) async throws -> DemoServer {
         let recorder = RequestRecorder()
+        let catalog = CatalogStore(products: configuration.initialProducts)
         let (boundPorts, boundPortContinuation) = AsyncStream.makeStream(of: Int?.self)
         let logger = makeLogger()
         let address = BindAddress.hostname("127.0.0.1", port: port)
         let application = Application(
-            router: DemoRouter.make(configuration: configuration, recorder: recorder),
+            router: DemoRouter.make(configuration: configuration, recorder: recorder, catalog: catalog),
             configuration: ApplicationConfiguration(address: address, serverName: "DemoServer"),
             onServerRunning: { channel in
                 // With port 0 the kernel picks the port, so only the bound channel knows it.
@@ -92,9 +96,24 @@ public final class DemoServer: Sendable {
             baseURL: baseURL,
             recorder: recorder,
             configuration: configuration,
+            catalog: catalog,
             serviceGroup: serviceGroup,
             runTask: runTask
         )
+    }
+
+    /// The `ETag` `GET /catalog` answers with now, quotes included, such as `"catalog-v1"`.
+    public var catalogETag: String {
+        get async { await catalog.current.entityTag }
+    }
+
+    /// Changes the catalog as `POST /catalog/bump` does: adds a product, which gives the catalog a
+    /// new `ETag` and `Last-Modified`, so the next revalidation gets a `200` instead of a `304`.
+    ///
+    /// - Returns: The catalog's new `ETag`.
+    @discardableResult
+    public func bumpCatalog() async -> String {
+        await catalog.bump().entityTag
     }
 
     /// Stops the server and returns once its port is closed.

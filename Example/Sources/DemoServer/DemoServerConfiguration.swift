@@ -10,6 +10,8 @@ public struct DemoServerConfiguration: Sendable {
     public var flakyFailureCount: Int
     /// The users the server starts with.
     public var initialUsers: [User]
+    /// The products `GET /catalog` starts with.
+    public var initialProducts: [Product]
 
     /// Creates a configuration; every parameter has a default suitable for the demo.
     public init(
@@ -17,12 +19,14 @@ public struct DemoServerConfiguration: Sendable {
         password: String = "secret",
         tokenLifetime: Duration = .seconds(3600),
         flakyFailureCount: Int = 1,
-        initialUsers: [User] = User.seed
+        initialUsers: [User] = User.seed,
+        initialProducts: [Product] = Product.seed
     ) {
         self.username = username
         self.password = password
         self.tokenLifetime = tokenLifetime
         self.flakyFailureCount = flakyFailureCount
         self.initialUsers = initialUsers
+        self.initialProducts = initialProducts
     }
 }

@@ -9,7 +9,7 @@ import Foundation
 struct Tour {
     /// The server the tour talks to.
     let baseURL: URL
-    /// The embedded server's recorder, for its side of the story (login counts); `nil` when the
+    /// The embedded server's recorder, for its side of the story (login and catalog counts); `nil` when the
     /// tour runs against another server.
     private let recorder: RequestRecorder?
     private let console: TourConsole
@@ -37,6 +37,7 @@ struct Tour {
         try await deleteUser(user)
         try await shareOneLogin()
         try await retryFlakyEndpoint()
+        try await storedThenFreshCatalog()
         console.write("")
         console.write("Tour complete: every step behaved as expected.")
     }
@@ -155,6 +156,52 @@ struct Tour {
         // Jitter never shortens a server's Retry-After, so anything clearly under a second means it was ignored.
         try TourFailure.check(delays[0] >= .milliseconds(950), "Retry-After: 1 was not honoured: \(delays[0])")
         console.passed("the retry policy waited for Retry-After before the second attempt")
+    }
+
+    /// Step 8: `storedThenFresh` shows the stored catalog at once, with its age, then the server's
+    /// answer; the stored entry's `ETag` makes that answer a `304` without a body, so the catalog is
+    /// not downloaded again.
+    func storedThenFreshCatalog() async throws {
+        console.step(8, "Stored then fresh: the catalog from the store, then revalidated with a 304")
+        let store = InMemoryResponseStore()
+        let request = CatalogRequest()
+        let stored = try await client.network.send(request, storage: store, policy: .networkOnly)
+        console.result("first send: \(stored.value.count) products from the \(stored.source), now in the store")
+        // As if the screen opened a moment later, so the age shown is visibly that of a stored copy.
+        try await Task.sleep(for: .milliseconds(300))
+        let notModifiedBefore = await recorder?.catalogNotModifiedCount
+        events.removeAll()
+
+        var values: [StoredValue<[Product]>] = []
+        for try await value in client.network.storedThenFresh(request, storage: store) {
+            values.append(value)
+            switch value.source {
+            case .store:
+                let age = TourConsole.format(value.age)
+                console.result("\(value.value.count) products from the store, stored \(age) ago")
+            case .network:
+                console.result("\(value.value.count) products from the network, fresh")
+            }
+        }
+        try TourFailure.check(
+            values.map(\.source) == [.store, .network],
+            "expected the stored value, then the network's, got \(values.map { "\($0.source)" })")
+        try TourFailure.check(values[0].value == values[1].value, "the fresh catalog differs from the stored one")
+
+        let path = request.buildRequest(with: baseURL).url.path
+        let revalidation = events.events(path: path).last { $0.stage == .completed }
+        let status = revalidation?.statusCode
+        try TourFailure.check(
+            revalidation?.headers["If-None-Match"] != nil, "the fresh request did not carry the stored ETag")
+        try TourFailure.check(
+            status == 304, "expected 304 Not Modified, the server answered \(String(describing: status))")
+        if let notModifiedBefore, let notModifiedAfter = await recorder?.catalogNotModifiedCount {
+            console.result("server's 304 count for /catalog: \(notModifiedBefore) → \(notModifiedAfter)")
+            try TourFailure.check(
+                notModifiedAfter - notModifiedBefore == 1,
+                "the server answered \(notModifiedAfter - notModifiedBefore) revalidations with 304, expected 1")
+        }
+        console.passed("If-None-Match got 304 Not Modified: the stored body was decoded, not downloaded again")
     }
 
     // MARK: - Support

@@ -16,9 +16,10 @@ struct TourTests {
 
             let lines = output.lines
             #expect(lines.last == "Tour complete: every step behaved as expected.")
-            #expect(lines.filter { $0.hasPrefix("== ") }.count == 7)
+            #expect(lines.filter { $0.hasPrefix("== ") }.count == 8)
             #expect(lines.contains("    [will-begin] POST /login"))
             #expect(lines.contains("  → 204 No Content → Void"))
+            #expect(lines.contains("    [completed] 304 GET /catalog"))
             // One login on demand, one for the new client of the concurrency step.
             #expect(await server.recorder.loginCount == 2)
         }

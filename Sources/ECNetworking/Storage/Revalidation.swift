@@ -24,6 +24,9 @@ extension NetworkRequest {
         }
         if conditional {
             acceptableStatusCodes = (acceptableStatusCodes ?? defaultAcceptableStatusCodes).union([304])
+            // URLSession's own HTTP cache (on Apple platforms) could otherwise answer in the
+            // server's place or turn the 304 into a 200 from its copy, hiding the revalidation.
+            if cachePolicy == nil { cachePolicy = .reloadIgnoringLocalCacheData }
         }
         return conditional
     }

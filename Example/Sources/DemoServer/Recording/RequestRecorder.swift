@@ -14,6 +14,10 @@ public actor RequestRecorder {
     ///
     /// Requests cut short by ``DemoServer/stop()`` are not counted.
     public private(set) var cancelledSlowRequests = 0
+    /// The number of `GET /catalog` requests answered, with the catalog or with `304 Not Modified`.
+    public private(set) var catalogHits = 0
+    /// How many of ``catalogHits`` were answered `304 Not Modified`, without sending the catalog again.
+    public private(set) var catalogNotModifiedCount = 0
 
     init() {}
 
@@ -41,5 +45,12 @@ public actor RequestRecorder {
 
     func recordCancelledSlowRequest() {
         cancelledSlowRequests += 1
+    }
+
+    func recordCatalogHit(notModified: Bool) {
+        catalogHits += 1
+        if notModified {
+            catalogNotModifiedCount += 1
+        }
     }
 }
