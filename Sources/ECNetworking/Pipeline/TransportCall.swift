@@ -9,14 +9,14 @@ import Foundation
 ///
 /// Cancellation and the deadline end the call at once rather than waiting for the session to
 /// report back, and cancel the session task so the connection is dropped.
-final class TransportCall: Sendable {
+final class TransportCall: DeadlineTarget {
     typealias Outcome = Result<(Data, URLResponse), any Error>
 
     private struct State {
         var completion: (@Sendable (Outcome) -> Void)?
         var outcome: Outcome?
         var task: (any SessionTask)?
-        var deadline: DispatchWorkItem?
+        var deadline: DeadlineScheduler.Token?
     }
 
     private let request: URLRequest
@@ -67,21 +67,24 @@ final class TransportCall: Sendable {
                 self.finish(.failure(NetworkError.invalidResponse))
             }
         }
-        let deadline = timeout.map { timeout in
-            DispatchWorkItem { self.finish(.failure(NetworkError.timedOut(after: timeout))) }
-        }
         let started = state.withLock { state in
             guard state.outcome == nil else { return false }
             state.task = task
-            state.deadline = deadline
             return true
         }
         guard started else {
             task.cancel()
             return
         }
-        if let deadline, let timeout {
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout.seconds, execute: deadline)
+        if let timeout {
+            let token = DeadlineScheduler.shared.schedule(after: timeout, self)
+            // The call may have ended meanwhile; then the deadline is no longer wanted.
+            let keep = state.withLock { state in
+                guard state.outcome == nil else { return false }
+                state.deadline = token
+                return true
+            }
+            if !keep { DeadlineScheduler.shared.cancel(token) }
         }
         task.resume()
     }
@@ -91,12 +94,21 @@ final class TransportCall: Sendable {
         finish(.failure(NetworkError.cancelled))
     }
 
+    /// Ends the call with ``NetworkError/timedOut(after:)`` unless it already ended.
+    func deadlinePassed() {
+        finish(.failure(NetworkError.timedOut(after: timeout ?? .zero)))
+    }
+
+    /// What must be released once the call has ended, taken out of the state under its lock.
+    private struct Ending {
+        var completion: (@Sendable (Outcome) -> Void)?
+        var task: (any SessionTask)?
+        var deadline: DeadlineScheduler.Token?
+    }
+
     /// Ends the call with `outcome` unless it already ended; a failure also cancels the session task.
     private func finish(_ outcome: Outcome) {
-        let ended = state.withLock {
-            state -> (
-                completion: (@Sendable (Outcome) -> Void)?, task: (any SessionTask)?, deadline: DispatchWorkItem?
-            )? in
+        let ending = state.withLock { state -> Ending? in
             guard state.outcome == nil else { return nil }
             state.outcome = outcome
             defer {
@@ -104,11 +116,11 @@ final class TransportCall: Sendable {
                 state.task = nil
                 state.deadline = nil
             }
-            return (state.completion, state.task, state.deadline)
+            return Ending(completion: state.completion, task: state.task, deadline: state.deadline)
         }
-        guard let ended else { return }
-        ended.deadline?.cancel()
-        if case .failure = outcome { ended.task?.cancel() }
-        ended.completion?(outcome)
+        guard let ending else { return }
+        if let deadline = ending.deadline { DeadlineScheduler.shared.cancel(deadline) }
+        if case .failure = outcome { ending.task?.cancel() }
+        ending.completion?(outcome)
     }
 }

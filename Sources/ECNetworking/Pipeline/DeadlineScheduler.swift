@@ -1,0 +1,128 @@
+import Foundation
+
+/// Something that must be told when its deadline passes.
+protocol DeadlineTarget: AnyObject, Sendable {
+    func deadlinePassed()
+}
+
+/// One timer for every deadline of the process's requests.
+///
+/// `DispatchQueue.asyncAfter` per request would leave each cancelled deadline pending in Dispatch
+/// until it fires: with a 60 s timeout, a minute's worth of requests stays in memory. Here a
+/// cancelled deadline is forgotten at once, and one timer is armed for the earliest deadline only.
+final class DeadlineScheduler: @unchecked Sendable {
+    // Safe because the mutable state is in `state` (behind its lock), and the timer is only ever
+    // rescheduled with `schedule(deadline:leeway:)`, which Dispatch allows from any thread.
+    /// A scheduled deadline; pass it back to ``cancel(_:)``.
+    struct Token: Sendable {
+        fileprivate let identifier: UInt64
+    }
+
+    private struct Entry {
+        var deadline: DispatchTime
+        var identifier: UInt64
+    }
+
+    private struct State {
+        var targets: [UInt64: any DeadlineTarget] = [:]
+        /// A binary min-heap by deadline; cancelled entries are dropped lazily when they surface.
+        var heap: [Entry] = []
+        var nextIdentifier: UInt64 = 0
+        var armedDeadline: DispatchTime?
+
+        mutating func push(_ entry: Entry) {
+            heap.append(entry)
+            var child = heap.count - 1
+            while child > 0 {
+                let parent = (child - 1) / 2
+                guard heap[child].deadline < heap[parent].deadline else { break }
+                heap.swapAt(child, parent)
+                child = parent
+            }
+        }
+
+        mutating func popMinimum() {
+            heap.swapAt(0, heap.count - 1)
+            heap.removeLast()
+            var parent = 0
+            while true {
+                let left = 2 * parent + 1
+                let right = left + 1
+                var smallest = parent
+                if left < heap.count && heap[left].deadline < heap[smallest].deadline { smallest = left }
+                if right < heap.count && heap[right].deadline < heap[smallest].deadline { smallest = right }
+                if smallest == parent { return }
+                heap.swapAt(parent, smallest)
+                parent = smallest
+            }
+        }
+
+        /// Drops cancelled entries from the top, and rebuilds the heap when most of it is stale,
+        /// so memory follows the live deadlines rather than every deadline ever set.
+        mutating func dropStaleEntries() {
+            while let top = heap.first, targets[top.identifier] == nil { popMinimum() }
+            if heap.count > 64 && heap.count > 2 * targets.count {
+                let live = heap.filter { targets[$0.identifier] != nil }
+                heap = []
+                heap.reserveCapacity(live.count)
+                for entry in live { push(entry) }
+            }
+        }
+    }
+
+    /// The scheduler all networks share.
+    static let shared = DeadlineScheduler()
+
+    private let state = LockedState(State())
+    private let queue = DispatchQueue(label: "ECNetworking.DeadlineScheduler")
+    private let timer: any DispatchSourceTimer
+
+    init() {
+        timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.setEventHandler { [weak self] in self?.fire() }
+        timer.resume()
+    }
+
+    /// Tells `target` when `duration` has passed, unless cancelled first.
+    func schedule(after duration: Duration, _ target: any DeadlineTarget) -> Token {
+        let deadline = DispatchTime.now() + duration.seconds
+        let (token, rearm) = state.withLock { state -> (Token, Bool) in
+            state.nextIdentifier += 1
+            let identifier = state.nextIdentifier
+            state.targets[identifier] = target
+            state.push(Entry(deadline: deadline, identifier: identifier))
+            let rearm = state.armedDeadline.map { deadline < $0 } ?? true
+            if rearm { state.armedDeadline = deadline }
+            return (Token(identifier: identifier), rearm)
+        }
+        if rearm { timer.schedule(deadline: deadline, leeway: .milliseconds(1)) }
+        return token
+    }
+
+    /// Forgets a deadline; its target is released and will not be told.
+    func cancel(_ token: Token) {
+        state.withLock { state in
+            guard state.targets.removeValue(forKey: token.identifier) != nil else { return }
+            state.dropStaleEntries()
+        }
+    }
+
+    /// The number of deadlines pending.
+    var pendingCount: Int { state.withLock { $0.targets.count } }
+
+    private func fire() {
+        let now = DispatchTime.now()
+        var due: [any DeadlineTarget] = []
+        let next = state.withLock { state -> DispatchTime? in
+            while let top = state.heap.first, top.deadline <= now {
+                state.popMinimum()
+                if let target = state.targets.removeValue(forKey: top.identifier) { due.append(target) }
+            }
+            state.dropStaleEntries()
+            state.armedDeadline = state.heap.first?.deadline
+            return state.armedDeadline
+        }
+        if let next { timer.schedule(deadline: next, leeway: .milliseconds(1)) }
+        for target in due { target.deadlinePassed() }
+    }
+}
