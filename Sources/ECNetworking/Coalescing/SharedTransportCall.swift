@@ -8,7 +8,7 @@ import Foundation
 /// (cancellation ends only that waiter); the call itself is cancelled when the last one leaves.
 final class SharedTransportCall: Sendable {
     private struct State {
-        var waiters: [Int: CheckedContinuation<(Data, URLResponse), any Error>] = [:]
+        var waiters: [Int: UnsafeContinuation<(Data, URLResponse), any Error>] = [:]
         var nextWaiter = 0
         var outcome: TransportCall.Outcome?
     }
@@ -38,7 +38,9 @@ final class SharedTransportCall: Sendable {
             return state.nextWaiter
         }
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
+            // Unchecked: a waiter is removed from `waiters` under the lock before it is resumed, so
+            // it is resumed exactly once; the checked kind would cost an allocation per request.
+            try await withUnsafeThrowingContinuation { continuation in
                 let outcome: TransportCall.Outcome? = state.withLock { state in
                     if let outcome = state.outcome { return outcome }
                     if Task.isCancelled { return .failure(NetworkError.cancelled) }

@@ -36,7 +36,9 @@ final class TransportCall: DeadlineTarget {
     ) {
         let call = TransportCall(request, session: session, timeout: timeout)
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
+            // Unchecked: `finish` hands the outcome out once, under the lock, so the continuation is
+            // resumed exactly once; the checked kind would cost an allocation per request.
+            try await withUnsafeThrowingContinuation { continuation in
                 if Task.isCancelled {
                     continuation.resume(throwing: NetworkError.cancelled)
                     return

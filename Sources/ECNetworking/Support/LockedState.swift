@@ -1,23 +1,73 @@
-import Foundation
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// A value guarded by a lock, so that several threads can read and change it safely.
 ///
-/// `Synchronization.Mutex` would do, but it needs macOS 15 and iOS 18; this package supports
-/// older systems, so it keeps its own small lock around `NSLock`. Shared with the test doubles of
-/// `ECNetworkingTesting` through `package` access; it is not part of the public API.
-package final class LockedState<State>: @unchecked Sendable {
-    // Safe because `state` is only read or written while `lock` is held.
-    private let lock = NSLock()
-    private var state: State
+/// `Synchronization.Mutex` would do, but it needs macOS 15 and iOS 18, and `NSLock` costs three
+/// allocations (the lock object, its mutex, and a box for the value). Requests create several of
+/// these each, so the value and the platform lock live together in one `ManagedBuffer`: one
+/// allocation. Shared with `ECNetworkingTesting` through `package` access; not public API.
+package struct LockedState<State>: @unchecked Sendable {
+    // Safe because the value in `storage` is only reached through `withLock`, which holds the lock.
+    private let storage: LockStorage<State>
 
     package init(_ state: State) {
-        self.state = state
+        storage = LockStorage.create(state)
     }
 
     /// Runs `body` with exclusive access to the state.
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&state)
+        try storage.withLock(body)
+    }
+}
+
+#if canImport(Darwin)
+    private typealias PlatformLock = os_unfair_lock
+#else
+    private typealias PlatformLock = pthread_mutex_t
+#endif
+
+/// The value (the buffer's header) and its lock (the buffer's one element) in a single allocation.
+private final class LockStorage<State>: ManagedBuffer<State, PlatformLock> {
+    static func create(_ state: State) -> LockStorage<State> {
+        let buffer = Self.create(minimumCapacity: 1) { _ in state }
+        let storage = unsafeDowncast(buffer, to: LockStorage<State>.self)
+        storage.withUnsafeMutablePointerToElements { lock in
+            #if canImport(Darwin)
+                lock.initialize(to: os_unfair_lock())
+            #else
+                lock.initialize(to: pthread_mutex_t())
+                pthread_mutex_init(lock, nil)
+            #endif
+        }
+        return storage
+    }
+
+    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        try withUnsafeMutablePointers { state, lock in
+            #if canImport(Darwin)
+                os_unfair_lock_lock(lock)
+                defer { os_unfair_lock_unlock(lock) }
+            #else
+                pthread_mutex_lock(lock)
+                defer { pthread_mutex_unlock(lock) }
+            #endif
+            return try body(&state.pointee)
+        }
+    }
+
+    // The header (the state) is destroyed by `ManagedBuffer` itself; the element is ours.
+    deinit {
+        withUnsafeMutablePointerToElements { lock in
+            #if !canImport(Darwin)
+                pthread_mutex_destroy(lock)
+            #endif
+            _ = lock.deinitialize(count: 1)
+        }
     }
 }
