@@ -1,0 +1,34 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// A separate package so that the library itself never depends on Hummingbird or the allocation
+// counter: only this benchmark executable does.
+let package = Package(
+    name: "ECNetworkingBenchmarks",
+    // Hummingbird needs macOS 14; `Synchronization.Mutex` needs macOS 15.
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "ECNetworking", path: ".."),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
+        // Already in Hummingbird's graph; declared because the server imports these modules directly.
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
+        // Counts malloc/calloc/realloc calls by replacing them process-wide (see AllocationCounter.swift).
+        .package(url: "https://github.com/ordo-one/malloc-interposer.git", from: "1.6.1"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "Benchmarks",
+            dependencies: [
+                .product(name: "ECNetworking", package: "ECNetworking"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            ]
+        )
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,44 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The code the library is measured against: what an app would write by hand for the same call.
+/// It builds the `URLRequest` (URL, method, the headers the actions would add), bridges the
+/// completion handler to async with a continuation, checks the status and decodes with `JSONDecoder`.
+struct RawClient<Transport: RawTransport>: Sendable {
+    /// The session it sends through.
+    let transport: Transport
+    /// The base URL `users` is appended to.
+    let baseURL: URL
+    /// The headers sent with every request.
+    let headers: [(name: String, value: String)]
+    /// One decoder for every response, as the library keeps one in its configuration.
+    let decoder = JSONDecoder()
+
+    /// Sends `GET users` and decodes the list.
+    func listUsers() async throws -> [User] {
+        var request = URLRequest(url: baseURL.appendingPathComponent(UsersFixture.path))
+        request.httpMethod = "GET"
+        for header in headers {
+            request.addValue(header.value, forHTTPHeaderField: header.name)
+        }
+        let data: Data = try await withCheckedThrowingContinuation { continuation in
+            transport.start(request) { data, response, error in
+                if let error {
+                    continuation.resume(throwing: error)
+                } else if let response = response as? HTTPURLResponse {
+                    if response.statusCode == 200 {
+                        continuation.resume(returning: data ?? Data())
+                    } else {
+                        continuation.resume(throwing: BenchmarkError.unexpectedStatus(response.statusCode))
+                    }
+                } else {
+                    continuation.resume(throwing: BenchmarkError.missingResponse)
+                }
+            }
+        }
+        return try decoder.decode([User].self, from: data)
+    }
+}

@@ -1,0 +1,80 @@
+/// One named loop to measure next to others.
+struct PipelineVariant: Sendable {
+    /// The row's label.
+    var name: String
+    /// The loop.
+    var loop: any PipelineLoop
+}
+
+/// What one variant costs per send.
+struct PipelineFigures: Sendable {
+    /// The median over the rounds of process CPU nanoseconds per send: the figure compared, as
+    /// it does not count time the machine spent on other processes.
+    var nanoseconds: Double
+    /// The median over the rounds of wall-clock nanoseconds per send.
+    var wallNanoseconds: Double
+    /// Heap allocations per send, on every thread.
+    var allocations: Double
+    /// Heap bytes requested per send.
+    var allocatedBytes: Double
+}
+
+/// Times loops side by side: every variant once per round, rounds interleaved, so a change in
+/// machine load (other engineers compile on the same two cores) hits all variants alike; then
+/// counts allocations in a separate pass, since counting itself costs a little time.
+enum PipelineMeasurement {
+    /// How many sends and rounds to use.
+    struct Plan: Sendable {
+        /// Sends per timed round and per warm-up.
+        var iterations: Int
+        /// Timed rounds per variant.
+        var rounds: Int
+        /// Sends in the allocation-counting pass.
+        var allocationIterations: Int
+
+        /// Sends one variant makes in all: warm-up, timed rounds and the counting pass.
+        var sendsPerVariant: Int { iterations * (rounds + 1) + allocationIterations }
+
+        /// The full or quick plan.
+        init(quick: Bool) {
+            iterations = quick ? 2_000 : 10_000
+            rounds = quick ? 3 : 5
+            allocationIterations = quick ? 1_000 : 10_000
+        }
+    }
+
+    /// Warms every variant up, times them in interleaved rounds, then counts their allocations.
+    static func measure(_ variants: [PipelineVariant], plan: Plan) async throws -> [PipelineFigures] {
+        // Warm-up: first calls fault in code, fill caches and grow the task allocator's slabs.
+        for variant in variants {
+            try await variant.loop.run(iterations: plan.iterations)
+        }
+        let clock = ContinuousClock()
+        var cpu = Array(repeating: [Double](), count: variants.count)
+        var wall = Array(repeating: [Double](), count: variants.count)
+        for _ in 0..<plan.rounds {
+            for (index, variant) in variants.enumerated() {
+                let cpuStart = CPUTime.now()
+                let start = clock.now
+                try await variant.loop.run(iterations: plan.iterations)
+                wall[index].append((clock.now - start).nanoseconds / Double(plan.iterations))
+                cpu[index].append((CPUTime.now() - cpuStart) / Double(plan.iterations))
+            }
+        }
+        var figures: [PipelineFigures] = []
+        for (index, variant) in variants.enumerated() {
+            let sample = try await AllocationCounter.measure {
+                try await variant.loop.run(iterations: plan.allocationIterations)
+            }
+            let sends = Double(plan.allocationIterations)
+            figures.append(
+                PipelineFigures(
+                    nanoseconds: Statistics.median(cpu[index]),
+                    wallNanoseconds: Statistics.median(wall[index]),
+                    allocations: Double(sample.allocations) / sends,
+                    allocatedBytes: Double(sample.allocatedBytes) / sends
+                ))
+        }
+        return figures
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// A Hummingbird server on 127.0.0.1 serving the users list at `GET /users`, in this process.
+///
+/// The body is encoded once into a `ByteBuffer` and handed out as is, so the server does as little
+/// as it can per request: what is left is the floor both clients share.
+final class LoopbackServer: Sendable {
+    /// The address to send requests to, such as `http://127.0.0.1:54321`.
+    let baseURL: URL
+
+    private let serviceGroup: ServiceGroup
+    private let runTask: Task<Void, any Error>
+
+    private init(baseURL: URL, serviceGroup: ServiceGroup, runTask: Task<Void, any Error>) {
+        self.baseURL = baseURL
+        self.serviceGroup = serviceGroup
+        self.runTask = runTask
+    }
+
+    /// Starts the server on a port the kernel picks and returns once it accepts connections.
+    static func start() async throws -> LoopbackServer {
+        var logger = Logger(label: "benchmark-server")
+        // Per-request logging would be part of what is measured; only problems are worth a line.
+        logger.logLevel = .warning
+
+        let router = Router()
+        let body = ByteBuffer(bytes: UsersFixture.body)
+        router.get(RouterPath(stringLiteral: UsersFixture.path)) { _, _ in
+            Response(
+                status: .ok,
+                headers: [.contentType: "application/json"],
+                body: ResponseBody(byteBuffer: body)
+            )
+        }
+
+        let (boundPorts, boundPort) = AsyncStream.makeStream(of: Int?.self)
+        let application = Application(
+            router: router,
+            configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+            onServerRunning: { channel in
+                // With port 0 only the bound channel knows which port the kernel chose.
+                boundPort.yield(channel.localAddress?.port)
+                boundPort.finish()
+            },
+            logger: logger
+        )
+        let serviceGroup = ServiceGroup(
+            configuration: ServiceGroupConfiguration(services: [application], logger: logger))
+        let runTask = Task {
+            // Ends the wait below if the server fails before it ever listens.
+            defer { boundPort.finish() }
+            try await serviceGroup.run()
+        }
+        var ports = boundPorts.makeAsyncIterator()
+        guard let port = await ports.next() ?? nil else {
+            runTask.cancel()
+            throw BenchmarkError.serverDidNotStart
+        }
+        return LoopbackServer(
+            baseURL: URL(string: "http://127.0.0.1:\(port)")!, serviceGroup: serviceGroup, runTask: runTask)
+    }
+
+    /// Shuts the server down and waits until it has stopped.
+    func stop() async {
+        await serviceGroup.triggerGracefulShutdown()
+        _ = await runTask.result
+    }
+}

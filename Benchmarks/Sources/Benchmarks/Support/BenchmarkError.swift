@@ -1,0 +1,24 @@
+/// A failure of the benchmark itself (as opposed to a slow figure), which makes the run exit non-zero.
+enum BenchmarkError: Error, CustomStringConvertible {
+    /// A response decoded to a list of the wrong length.
+    case unexpectedBody(count: Int)
+    /// A response had a status other than 200.
+    case unexpectedStatus(Int?)
+    /// The session answered with neither a response nor an error.
+    case missingResponse
+    /// The loopback server did not report the port it bound.
+    case serverDidNotStart
+    /// A scenario's process ended without handing back its outcome.
+    case scenarioProcessFailed(status: Int32)
+
+    /// The failure, for the `VIOLATION` line.
+    var description: String {
+        switch self {
+        case .unexpectedBody(let count): "decoded \(count) users instead of \(UsersFixture.users.count)"
+        case .unexpectedStatus(let status): "unexpected HTTP status \(status.map(String.init) ?? "none")"
+        case .missingResponse: "the session answered without a response"
+        case .serverDidNotStart: "the loopback server did not start"
+        case .scenarioProcessFailed(let status): "the scenario's process exited with status \(status) and no outcome"
+        }
+    }
+}

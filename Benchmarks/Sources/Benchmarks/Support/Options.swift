@@ -1,0 +1,107 @@
+/// The command line: `Benchmarks [--quick] [--only NAME[,NAME…]] [--iterations N] [--actions K]
+/// [--no-coalescing] [--no-timeout] [--logging] [--via-tasks] [--in-process]`.
+///
+/// Hand-parsed, so the package needs no argument-parsing dependency for four flags.
+struct Options: Sendable {
+    /// The scenarios that can be picked with `--only`.
+    enum Scenario: String, CaseIterable, Sendable {
+        case loopback, pipeline, scale, logging
+        /// Only the library's send loop through the in-memory session, for `valgrind --tool=callgrind`.
+        case profileLibrary = "profile-library"
+        /// Only the hand-written loop, to subtract from ``profileLibrary`` under callgrind.
+        case profileBaseline = "profile-baseline"
+        /// Only the bulk cancellation of 10,000 queued sends, for `strace -c` or callgrind.
+        case profileCancel = "profile-cancel"
+
+        /// Whether a plain run (no `--only`) includes it; the profiling runs are only made on request.
+        var isDefault: Bool { ![.profileLibrary, .profileBaseline, .profileCancel].contains(self) }
+    }
+
+    /// Small counts, so every scenario finishes in well under a minute.
+    var quick = false
+    /// The scenarios to run, in this order.
+    var scenarios = Scenario.allCases.filter(\.isDefault)
+    /// How many sends the profiling loops make.
+    var iterations = 20_000
+    /// How many actions the profiling loops install.
+    var actionCount = 4
+    /// Whether the profiled library loop turns coalescing off, to measure what it costs.
+    var coalescing = true
+    /// Whether the profiled library loop keeps the default 60 s timeout, to measure what it costs.
+    var timeout = true
+    /// Whether the profiled library loop logs (to `.discard`), to measure what logging costs.
+    var logging = false
+    /// Whether `profile-cancel` cancels the calling tasks instead of calling `cancelAll(of:)`.
+    var cancelViaTasks = false
+    /// Whether to run every scenario in this process rather than each in a fresh one.
+    var inProcess = false
+    /// Set by the parent when it starts a scenario in a process of its own (``ScenarioProcess``):
+    /// run that one scenario and print its outcome as JSON.
+    var child = false
+
+    /// Reads the options from `arguments` (without the program name).
+    init(arguments: [String]) throws {
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            switch argument {
+            case "--quick":
+                quick = true
+            case "--only":
+                guard let names = remaining.popFirst() else { throw OptionsError.missingValue(argument) }
+                scenarios = try names.split(separator: ",").map { name in
+                    guard let scenario = Scenario(rawValue: String(name)) else {
+                        throw OptionsError.unknownScenario(String(name))
+                    }
+                    return scenario
+                }
+            case "--iterations":
+                iterations = try Self.number(after: argument, in: &remaining)
+            case "--actions":
+                actionCount = try Self.number(after: argument, in: &remaining)
+            case "--no-coalescing":
+                coalescing = false
+            case "--no-timeout":
+                timeout = false
+            case "--logging":
+                logging = true
+            case "--via-tasks":
+                cancelViaTasks = true
+            case "--in-process":
+                inProcess = true
+            case "--child":
+                child = true
+            default:
+                throw OptionsError.unknownArgument(argument)
+            }
+        }
+    }
+
+    private static func number(after flag: String, in remaining: inout ArraySlice<String>) throws -> Int {
+        guard let text = remaining.popFirst(), let value = Int(text), value >= 0 else {
+            throw OptionsError.missingValue(flag)
+        }
+        return value
+    }
+}
+
+/// A command line that could not be read.
+enum OptionsError: Error, CustomStringConvertible {
+    /// A flag without its value.
+    case missingValue(String)
+    /// A name after `--only` that is no scenario.
+    case unknownScenario(String)
+    /// Anything else.
+    case unknownArgument(String)
+
+    /// The message printed before exiting with status 2.
+    var description: String {
+        let names = Options.Scenario.allCases.map(\.rawValue).joined(separator: ", ")
+        switch self {
+        case .missingValue(let flag): return "\(flag) needs a value"
+        case .unknownScenario(let name): return "unknown scenario \"\(name)\" (known: \(names))"
+        case .unknownArgument(let argument):
+            return "unknown argument \"\(argument)\"; usage: Benchmarks [--quick] [--only \(names)] "
+                + "[--iterations N] [--actions K] [--no-coalescing] [--no-timeout] [--logging] [--via-tasks] [--in-process]"
+        }
+    }
+}
