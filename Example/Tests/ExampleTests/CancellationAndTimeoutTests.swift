@@ -22,7 +22,7 @@ struct CancellationAndTimeoutTests {
             let elapsed = clock.now - cancelledAt
 
             report("cancellation of /slow?ms=5000 ended the send after \(format(elapsed))")
-            #expect(elapsed < .seconds(1))
+            #expect(elapsed < .seconds(3), "the server would answer only after 5 s")
             let error = #expect(throws: NetworkError.self) { try result.get() }
             #expect(error?.isCancellation == true)
             let noticed = try await eventually { await server.recorder.cancelledSlowRequests == 1 }

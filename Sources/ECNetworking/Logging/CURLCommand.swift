@@ -22,6 +22,8 @@ enum CURLCommand {
 
     /// Quotes for a POSIX shell: single quotes, with each `'` written as `'\''`.
     private static func quote(_ text: String) -> String {
-        "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
+        // Most parts hold no quote; `replacingOccurrences` goes through NSString on Linux.
+        guard text.contains("'") else { return "'" + text + "'" }
+        return "'" + text.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
 }

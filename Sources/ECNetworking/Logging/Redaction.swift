@@ -8,11 +8,14 @@ struct Redaction: Sendable {
     private let headers: [String]
     private let queryParameters: [String]
     private let bodyFields: [String]
+    /// The body field names as lowercase bytes, for the search that decides whether to parse.
+    private let lowercasedBodyFields: [[UInt8]]
 
     init(options: LoggingOptions) {
         headers = Array(options.redactedHeaders)
         queryParameters = Array(options.redactedQueryParameters)
         bodyFields = Array(options.redactedBodyFields)
+        lowercasedBodyFields = bodyFields.map { Self.lowercasedBytes($0.utf8) }.filter { !$0.isEmpty }
     }
 
     func headerValue(name: String, value: String) -> String {
@@ -35,17 +38,38 @@ struct Redaction: Sendable {
     /// body as it is.
     func body(_ data: Data, contentType: String?) -> Data {
         guard !bodyFields.isEmpty, !data.isEmpty else { return data }
-        let type = contentType?.lowercased() ?? ""
-        if type.contains("x-www-form-urlencoded") {
+        let type = Self.lowercasedBytes((contentType ?? "").utf8)
+        if Self.contains(type, Array("x-www-form-urlencoded".utf8)) {
             let text = String(decoding: data, as: UTF8.self)
             return Data(Self.redactPairs(Substring(text), names: bodyFields).utf8)
         }
-        let looksLikeJSON = type.contains("json") || data.first == UInt8(ascii: "{") || data.first == UInt8(ascii: "[")
+        let looksLikeJSON =
+            Self.contains(type, Array("json".utf8)) || data.first == UInt8(ascii: "{")
+            || data.first == UInt8(ascii: "[")
         guard looksLikeJSON, let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
         else { return data }
         let redacted = redactJSON(object)
         return (try? JSONSerialization.data(withJSONObject: redacted, options: [.sortedKeys, .fragmentsAllowed]))
             ?? data
+    }
+
+    /// Whether any redacted field name occurs in the bytes, ignoring ASCII case. It may say yes
+    /// for a name inside a value, which only costs a parse; it never says no for a present key.
+    private func mentionsBodyField(_ data: Data) -> Bool {
+        let lowered = Self.lowercasedBytes(data)
+        return lowercasedBodyFields.contains { Self.contains(lowered, $0) }
+    }
+
+    private static func lowercasedBytes(_ bytes: some Sequence<UInt8>) -> [UInt8] {
+        bytes.map { (65...90).contains($0) ? $0 + 32 : $0 }
+    }
+
+    /// A plain byte search: Foundation's `String.contains` goes through `NSString` on Linux.
+    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard !needle.isEmpty, needle.count <= haystack.count else { return needle.isEmpty }
+        return (0...(haystack.count - needle.count)).contains { start in
+            haystack[start] == needle[0] && haystack[start..<(start + needle.count)].elementsEqual(needle)
+        }
     }
 
     private func redactJSON(_ value: Any) -> Any {

@@ -27,7 +27,7 @@ struct ActionTimeoutTests {
             #expect(action.contains("Stuck"))
             #expect(after == .milliseconds(100))
         }
-        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(ContinuousClock.now - start < .seconds(10), "a stuck action would hang forever")
         #expect(session.recordedRequests.isEmpty)
     }
 

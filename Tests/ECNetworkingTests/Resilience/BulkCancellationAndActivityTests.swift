@@ -71,7 +71,7 @@ struct BulkCancellationAndActivityTests {
         for task in [onWire, queued, inAction] {
             await #expect(throws: NetworkError.self) { try await task.value }
         }
-        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(ContinuousClock.now - start < .seconds(5), "the sends would otherwise wait 30 s")
     }
 
     @Test("activity updates report the number of sends in progress")
