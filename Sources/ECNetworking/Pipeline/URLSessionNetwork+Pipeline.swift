@@ -144,7 +144,7 @@ extension URLSessionNetwork {
         }
         let transportStart = context.clock.now
         let (data, urlResponse): (Data, URLResponse)
-        if let key = CoalescingKey(wire, configuration: configuration) {
+        if let key = CoalescingKey(wire, isEnabled: configuration.coalescesIdenticalRequests) {
             (data, urlResponse) = try await coalescing.send(key) {
                 TransportCall(wire.urlRequest, session: session, timeout: wire.timeout)
             }
