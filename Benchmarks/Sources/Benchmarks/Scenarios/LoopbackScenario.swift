@@ -76,7 +76,7 @@ struct LoopbackScenario {
 
     /// A (hand-written), B (the library over a plain `URLSession`, as the brief asks), C (the
     /// library over its default transport, what an app gets without passing a session) and D (B
-    /// without the per-attempt timeout, whose Dispatch timer is the largest cost scenario 2 finds).
+    /// without the per-attempt timeout, to show what the deadline costs).
     private func makeClients(baseURL: URL) -> [Client] {
         let raw = RawClient(
             transport: Self.sessions.raw, baseURL: baseURL, headers: BenchmarkActions.headers(forActionCount: 2))

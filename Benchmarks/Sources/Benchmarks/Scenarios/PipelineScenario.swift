@@ -25,7 +25,7 @@ struct PipelineScenario {
                     loop: LibraryLoop(session: session, baseURL: baseURL, actionCount: count)))
         }
         // Two diagnostic rows, to tell how much of the 4-action overhead two defaults cost:
-        // coalescing (a registry entry per GET) and the 60 s timeout (a Dispatch timer per attempt).
+        // coalescing (a registry entry per GET) and the 60 s timeout (a deadline per attempt).
         variants.append(
             PipelineVariant(
                 name: "ECNetworking, 4 actions, no coalescing",
@@ -125,14 +125,6 @@ struct PipelineScenario {
         outcome.notes.append(
             "Δ = the library row minus the hand-written row with the same headers (diagnostic rows: minus "
                 + "the 4-header baseline).")
-        // Every send with the default 60 s timeout leaves a Dispatch timer pending for 61 s, and this
-        // scenario lasts less than that: later rounds run with more pending timers than earlier ones.
-        // The rows with the default timeout: one per action count, and the no-coalescing row.
-        let timedSends = plan.sendsPerVariant * (Self.actionCounts.count + 1)
-        outcome.notes.append(
-            "Default-timeout rows: each send leaves a Dispatch timer (and ~1.5 KB) pending for 61 s; about "
-                + "\(timedSends / 1000)k are pending by the end of this scenario, and the per-send cost of those rows "
-                + "grows with them (compare --quick). The no-timeout row does not.")
         outcome.notes.append(
             "Per extra action (0 → 16 actions): \(Format.number(perAction)) ns, "
                 + "\(Format.number(perActionAllocations, decimals: 2)) allocations.")

@@ -20,11 +20,11 @@ struct ScaleScenario {
     private func measureMemory(into outcome: inout ScenarioOutcome) async throws {
         let count = quick ? 20_000 : 100_000
         let warmUp = quick ? 2_000 : 10_000
-        // The default configuration last: its run leaves Dispatch timers pending for a minute,
-        // which would otherwise sit in the later runs' heap.
+        // The default configuration last, so that anything it left behind would show in its own
+        // figures rather than in the other runs'.
         let withoutTimeout = try await MemoryRun(count: count, warmUp: warmUp) { $0.timeout = nil }.run()
-        // A 1 s timeout, read 2 s after the last send: what the default run keeps is held by
-        // pending per-attempt timers, and it comes back once they have fired.
+        // A 1 s timeout, read 2 s after the last send: shows whether anything is held until
+        // deadlines pass (it was, before the library's shared deadline scheduler).
         let shortTimeout = try await MemoryRun(count: count, warmUp: warmUp, settle: .seconds(2)) {
             $0.timeout = .seconds(1)
         }.run()

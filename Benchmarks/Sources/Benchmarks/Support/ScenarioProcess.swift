@@ -2,10 +2,10 @@ import Foundation
 
 /// Runs one scenario in a fresh process of this same executable and reads back its outcome.
 ///
-/// Why a process each: with the library's default 60 s timeout every send leaves a Dispatch timer
-/// and about 1.5 KB pending for a minute, so one scenario's million sends would sit in the next
-/// one's heap and timer queue (seen in one process: 1.6 GB resident before the memory run, and the
-/// logging scenario, run last, at half its speed). A fresh process starts every scenario alike.
+/// Why a process each: one scenario's heap, threads and connections must not weigh on the next.
+/// It once mattered a lot: when the library armed a Dispatch timer per send, a million sends held
+/// 1.6 GB for a minute and halved the speed of the scenario after. A fresh process starts every
+/// scenario alike.
 enum ScenarioProcess {
     /// The prefix of the one line of the child's standard output that carries the outcome.
     static let outcomePrefix = "OUTCOME "
