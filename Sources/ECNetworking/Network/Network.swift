@@ -15,8 +15,12 @@ public protocol Network: AnyObject, Sendable {
     /// Sends a raw request and returns the validated response, without decoding.
     func send(_ request: NetworkRequest, priority: RequestPriority) async throws -> NetworkResponse
 
+    /// The queue the completion-handler `send` calls back on; `nil` calls back on whichever thread
+    /// the send finished on.
+    var completionQueue: DispatchQueue? { get }
+
     /// Sends a request and calls `completion` exactly once, also when cancelled (with
-    /// ``NetworkError/cancelled``).
+    /// ``NetworkError/cancelled``), on ``completionQueue`` when there is one.
     @discardableResult
     func send<R: Request>(
         _ request: R,
@@ -26,6 +30,9 @@ public protocol Network: AnyObject, Sendable {
 }
 
 extension Network {
+    /// No queue: completion handlers run on whichever thread the send finished on.
+    public var completionQueue: DispatchQueue? { nil }
+
     /// Sends a request at normal priority and returns its typed response.
     public func send<R: Request>(_ request: R) async throws -> R.Response {
         try await send(request, priority: .normal)
@@ -52,7 +59,7 @@ extension Network {
         priority: RequestPriority,
         completion: @escaping @Sendable (Result<R.Response, any Error>) -> Void
     ) -> any Cancellable {
-        startSend(on: nil, completion: completion) { try await self.send(request, priority: priority) }
+        startSend(on: completionQueue, completion: completion) { try await self.send(request, priority: priority) }
     }
 
     /// Starts `operation` in a task and delivers its one result to `completion`, on `queue` if given.

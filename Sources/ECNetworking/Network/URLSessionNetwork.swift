@@ -103,16 +103,9 @@ public final class URLSessionNetwork: Network {
         activeSends.updates()
     }
 
-    /// Sends a request and calls `completion` exactly once, on the configuration's
-    /// ``NetworkConfiguration/completionQueue`` when one is set.
-    @discardableResult
-    public func send<R: Request>(
-        _ request: R,
-        priority: RequestPriority,
-        completion: @escaping @Sendable (Result<R.Response, any Error>) -> Void
-    ) -> any Cancellable {
-        startSend(on: configuration.completionQueue, completion: completion) {
-            try await self.send(request, priority: priority)
-        }
+    /// The queue completion handlers are called on: the configuration's
+    /// ``NetworkConfiguration/completionQueue``.
+    public var completionQueue: DispatchQueue? {
+        configuration.completionQueue
     }
 }
