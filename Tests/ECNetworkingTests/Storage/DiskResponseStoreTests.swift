@@ -201,27 +201,10 @@ extension StorageTests {
             defer { try? FileManager.default.removeItem(at: directory) }
             let entrySize = try await fileSize(of: Fixtures.response(key: "key-00"), key: "key-00")
             let store = try DiskResponseStore(directory: directory, byteBudget: entrySize * 20)
-            let mismatches = Counter()
-            let hits = Counter()
+            let outcome = await Fixtures.readAndWriteConcurrently(store, tasks: 100, rounds: 20)
 
-            await withTaskGroup(of: Void.self) { group in
-                for task in 0..<100 {
-                    group.addTask {
-                        for round in 0..<20 {
-                            let key = "key-" + String(format: "%02d", (task * 7 + round) % 40)
-                            if round.isMultiple(of: 2) {
-                                await store.store(Fixtures.response(key: key), for: key)
-                            } else if let response = await store.storedResponse(for: key) {
-                                hits.increment()
-                                if !Fixtures.belongs(response, to: key) { mismatches.increment() }
-                            }
-                        }
-                    }
-                }
-            }
-
-            #expect(mismatches.count == 0)
-            #expect(hits.count > 0)
+            #expect(outcome.mismatches == 0)
+            #expect(outcome.hits > 0)
             #expect(store.byteCount <= store.byteBudget)
             #expect(store.byteCount == Fixtures.entryBytes(in: directory))
             #expect(Fixtures.files(in: directory, withExtension: "tmp").isEmpty)

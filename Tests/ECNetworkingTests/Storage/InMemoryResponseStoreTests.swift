@@ -63,27 +63,10 @@ extension StorageTests {
         func concurrentWritersAndReaders() async {
             let entrySize = Fixtures.response(key: "key-0").byteCount
             let store = InMemoryResponseStore(byteBudget: entrySize * 20)
-            let mismatches = Counter()
-            let hits = Counter()
+            let outcome = await Fixtures.readAndWriteConcurrently(store, tasks: 100, rounds: 50)
 
-            await withTaskGroup(of: Void.self) { group in
-                for task in 0..<100 {
-                    group.addTask {
-                        for round in 0..<50 {
-                            let key = "key-\((task * 7 + round) % 40)"
-                            if round.isMultiple(of: 2) {
-                                await store.store(Fixtures.response(key: key), for: key)
-                            } else if let response = await store.storedResponse(for: key) {
-                                hits.increment()
-                                if !Fixtures.belongs(response, to: key) { mismatches.increment() }
-                            }
-                        }
-                    }
-                }
-            }
-
-            #expect(mismatches.count == 0)
-            #expect(hits.count > 0)
+            #expect(outcome.mismatches == 0)
+            #expect(outcome.hits > 0)
             #expect(store.byteCount <= store.byteBudget)
             #expect(store.count <= 20)
         }

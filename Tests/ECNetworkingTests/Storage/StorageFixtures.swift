@@ -60,6 +60,33 @@ enum StorageFixtures {
     }
 
     /// Whether `response` is the one ``response(key:size:)`` made for `key`.
+    /// `tasks` concurrent writers and readers over 40 keys, half the rounds writing and half
+    /// reading; counts the reads that found an entry and those whose entry was for another key.
+    static func readAndWriteConcurrently(
+        _ store: some ResponseStore,
+        tasks: Int,
+        rounds: Int
+    ) async -> (hits: Int, mismatches: Int) {
+        let hits = Counter()
+        let mismatches = Counter()
+        await withTaskGroup(of: Void.self) { group in
+            for task in 0..<tasks {
+                group.addTask {
+                    for round in 0..<rounds {
+                        let key = "key-\((task * 7 + round) % 40)"
+                        if round.isMultiple(of: 2) {
+                            await store.store(response(key: key), for: key)
+                        } else if let stored = await store.storedResponse(for: key) {
+                            hits.increment()
+                            if !belongs(stored, to: key) { mismatches.increment() }
+                        }
+                    }
+                }
+            }
+        }
+        return (hits.count, mismatches.count)
+    }
+
     static func belongs(_ response: StoredResponse, to key: String) -> Bool {
         response.body.starts(with: Data("\(key):".utf8)) && response.etag == "\"\(key)\""
     }
