@@ -42,7 +42,11 @@ extension URLSessionNetwork {
             } catch let error as NetworkError where !error.isCancellation {
                 guard let policy = configuration.retryPolicy, context.attempts > 0 else { throw error }
                 guard policy.shouldRetry(context.request, after: error, attempt: context.attempts) else {
-                    throw context.attempts > 1
+                    // Only a failure the policy would have retried, had attempts remained, means the
+                    // retries ran out; any other (a 404 after a 503) reaches the caller as it is.
+                    let exhausted =
+                        context.attempts > 1 && policy.shouldRetry(context.request, after: error, attempt: 0)
+                    throw exhausted
                         ? NetworkError.retriesExhausted(attempts: context.attempts, lastError: error) : error
                 }
                 retryDelay = policy.delay(after: context.attempts, response: error.response)

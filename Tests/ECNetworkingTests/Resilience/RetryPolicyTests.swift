@@ -97,6 +97,22 @@ struct RetryPolicyTests {
         #expect(session.recordedRequests.count == 4)
     }
 
+    @Test("a failure the policy does not retry, after a retry, reaches the caller as it is")
+    func nonRetryableAfterRetry() async throws {
+        let session = MockSession()
+        session.stub(with: MockResponse(statusCode: 404))
+        session.stub(with: [MockResponse(statusCode: 503)])
+        let network = makeNetwork(session: session) { $0.retryPolicy = quickPolicy() }
+
+        do {
+            _ = try await network.send(ListUsers())
+            Issue.record("expected a failure")
+        } catch NetworkError.unacceptableStatusCode(let response) {
+            #expect(response.statusCode == 404)
+        }
+        #expect(session.recordedRequests.count == 2)
+    }
+
     @Test("a POST is not retried unless it opts in")
     func postNotRetried() async throws {
         struct Create: Request {
