@@ -47,6 +47,13 @@ struct LoggingAction: RequestBeganAction, ResponseBeganAction {
         options.sink.write("<-- failed \(request.method.rawValue) \(redaction.url(request.url)): \(reason)")
     }
 
+    /// Logs an answer served from a response store, which no action stage sees.
+    func logStoredValue(of request: NetworkRequest, age: Duration, reason: String) {
+        let url = (try? request.urlWithQuery()) ?? request.url
+        let seconds = Int(age.components.seconds)
+        options.sink.write("<-- stored \(request.method.rawValue) \(redaction.url(url)) (age \(seconds) s, \(reason))")
+    }
+
     private func headerLines(_ headers: HTTPHeaders) -> [String] {
         headers.map { "    \($0.name): \(redaction.headerValue(name: $0.name, value: $0.value))" }
     }

@@ -54,31 +54,20 @@ public final class URLSessionNetwork: Network {
     public func send<R: Request>(_ request: R, priority: RequestPriority) async throws -> R.Response {
         var networkRequest = try request.buildRequest(with: configuration.baseURL)
         networkRequest.customProperties.merge(request.customProperties)
-        var context = SendContext(request: networkRequest)
-        do {
+        return try await reportingMetrics(of: networkRequest) { context in
             let response = try await perform(
                 networkRequest, requestType: ObjectIdentifier(R.self), priority: priority, context: &context)
             let decodingStart = context.clock.now
             let value = try decode(request, from: response)
             context.timings.decoding = context.elapsed(since: decodingStart)
-            configuration.metricsHandler?(context.metrics(error: nil))
             return value
-        } catch {
-            configuration.metricsHandler?(context.metrics(error: error))
-            throw error
         }
     }
 
     /// Sends a raw request and returns the validated response, without decoding.
     public func send(_ request: NetworkRequest, priority: RequestPriority) async throws -> NetworkResponse {
-        var context = SendContext(request: request)
-        do {
-            let response = try await perform(request, requestType: nil, priority: priority, context: &context)
-            configuration.metricsHandler?(context.metrics(error: nil))
-            return response
-        } catch {
-            configuration.metricsHandler?(context.metrics(error: error))
-            throw error
+        try await reportingMetrics(of: request) { context in
+            try await perform(request, requestType: nil, priority: priority, context: &context)
         }
     }
 

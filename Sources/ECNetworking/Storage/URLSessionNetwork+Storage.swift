@@ -29,7 +29,7 @@ extension URLSessionNetwork {
         var stored = await storage.storedResponse(for: built.key)
         if policy == .storedIfFresh, let fresh = stored, fresh.age() < request.maximumStorageAge {
             if let value = await decodeStored(fresh, for: request, built: built, storage: storage) {
-                logStoredValue(of: built.request, age: value.age, reason: "fresh")
+                loggingAction?.logStoredValue(of: built.request, age: value.age, reason: "fresh")
                 return value
             }
             // It no longer decodes and is gone from the store: revalidating it would be a wasted 304.
@@ -41,7 +41,7 @@ extension URLSessionNetwork {
             guard policy == .networkFallingBackToStored, StoragePolicy.isUnavailability(error), let stored,
                 let value = await decodeStored(stored, for: request, built: built, storage: storage)
             else { throw error }
-            logStoredValue(of: built.request, age: value.age, reason: "the network failed")
+            loggingAction?.logStoredValue(of: built.request, age: value.age, reason: "the network failed")
             return value
         }
     }
@@ -72,7 +72,8 @@ extension URLSessionNetwork {
                 var stored = await storage.storedResponse(for: built.key)
                 if let entry = stored {
                     if let value = await decodeStored(entry, for: request, built: built, storage: storage) {
-                        logStoredValue(of: built.request, age: value.age, reason: "until the network answers")
+                        loggingAction?.logStoredValue(
+                            of: built.request, age: value.age, reason: "until the network answers")
                         continuation.yield(value)
                     } else {
                         stored = nil
@@ -148,8 +149,7 @@ extension URLSessionNetwork {
         storage: any ResponseStore,
         priority: RequestPriority
     ) async throws -> StoredValue<R.Response>? {
-        var context = SendContext(request: networkRequest)
-        do {
+        try await reportingMetrics(of: networkRequest) { context in
             let response = try await perform(
                 networkRequest, requestType: ObjectIdentifier(R.self), priority: priority, context: &context)
             let decodingStart = context.clock.now
@@ -160,10 +160,7 @@ extension URLSessionNetwork {
                 guard
                     let decoded = try? decode(
                         request, from: refreshed.networkResponse(for: response.request ?? networkRequest))
-                else {
-                    configuration.metricsHandler?(context.metrics(error: nil))
-                    return nil
-                }
+                else { return nil }
                 value = decoded
                 entry = refreshed
             } else {
@@ -172,11 +169,7 @@ extension URLSessionNetwork {
             }
             context.timings.decoding = context.elapsed(since: decodingStart)
             if let entry { await storage.store(entry, for: key) }
-            configuration.metricsHandler?(context.metrics(error: nil))
             return StoredValue(value: value, source: .network)
-        } catch {
-            configuration.metricsHandler?(context.metrics(error: error))
-            throw error
         }
     }
 
@@ -193,15 +186,5 @@ extension URLSessionNetwork {
             return nil
         }
         return StoredValue(value: value, source: .store, age: stored.age())
-    }
-
-    /// Writes the one log line of an answer from the store, which no action stage sees.
-    private func logStoredValue(of request: NetworkRequest, age: Duration, reason: String) {
-        guard let loggingAction else { return }
-        let url = (try? request.urlWithQuery()) ?? request.url
-        let redacted = Redaction(options: loggingAction.options).url(url)
-        let seconds = Int(age.components.seconds)
-        loggingAction.options.sink.write(
-            "<-- stored \(request.method.rawValue) \(redacted) (age \(seconds) s, \(reason))")
     }
 }
