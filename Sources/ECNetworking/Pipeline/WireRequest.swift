@@ -20,7 +20,8 @@ struct WireRequest: Sendable {
     ///   ``NetworkError/encodingFailed(_:)`` for a body that cannot be encoded.
     init(_ request: NetworkRequest, configuration: NetworkConfiguration) throws {
         let url = try request.urlWithQuery()
-        guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+        guard let scheme = url.scheme,
+            scheme.equalsIgnoringASCIICase("http") || scheme.equalsIgnoringASCIICase("https"),
             let host = url.host, !host.isEmpty
         else {
             throw NetworkError.invalidRequest(reason: "\"\(url.absoluteString)\" is not an absolute http or https URL")
@@ -60,13 +61,5 @@ struct WireRequest: Sendable {
         self.request = wire
         self.urlRequest = urlRequest
         self.timeout = timeout
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, with fractions.
-    var seconds: Double {
-        let (seconds, attoseconds) = components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

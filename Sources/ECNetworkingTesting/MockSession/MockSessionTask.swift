@@ -32,7 +32,7 @@ final class MockSessionTask: SessionTask {
         guard firstResume, !cancelled else { return }
         let response = session.start(request)
         if response.delay > .zero {
-            DispatchQueue.global().asyncAfter(deadline: .now() + response.delay.timeInterval) {
+            DispatchQueue.global().asyncAfter(deadline: .now() + response.delay.seconds) {
                 self.answer(with: response)
             }
         } else {
@@ -73,12 +73,5 @@ final class MockSessionTask: SessionTask {
             defer { stored = nil }
             return stored
         }
-    }
-}
-
-extension Duration {
-    var timeInterval: TimeInterval {
-        let (seconds, attoseconds) = components
-        return TimeInterval(seconds) + TimeInterval(attoseconds) / 1e18
     }
 }
