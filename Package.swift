@@ -11,9 +11,12 @@ let package = Package(
     targets: [
         .target(name: "ECNetworking"),
         .target(name: "ECNetworkingTesting", dependencies: ["ECNetworking"]),
-        .testTarget(name: "ECNetworkingTests", dependencies: ["ECNetworking", "ECNetworkingTesting"]),
-        .testTarget(name: "ECNetworkingTestingTests", dependencies: ["ECNetworking", "ECNetworkingTesting"]),
-        .testTarget(name: "ReadmeTests", dependencies: ["ECNetworking", "ECNetworkingTesting"]),
+        // Helpers every test target shares; not a product, so no user ever sees it.
+        .target(name: "TestSupport", dependencies: ["ECNetworking"], path: "Tests/TestSupport"),
+        .testTarget(name: "ECNetworkingTests", dependencies: ["ECNetworking", "ECNetworkingTesting", "TestSupport"]),
+        .testTarget(
+            name: "ECNetworkingTestingTests", dependencies: ["ECNetworking", "ECNetworkingTesting", "TestSupport"]),
+        .testTarget(name: "ReadmeTests", dependencies: ["ECNetworking", "ECNetworkingTesting", "TestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

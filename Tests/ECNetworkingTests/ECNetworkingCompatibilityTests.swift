@@ -1,6 +1,7 @@
 import ECNetworking
 import ECNetworkingTesting
 import Foundation
+import TestSupport
 import Testing
 
 // The snippets of ECNetworking's README, with only mechanical changes: `customProperties` is

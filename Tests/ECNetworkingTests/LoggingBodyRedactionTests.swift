@@ -1,18 +1,11 @@
 import ECNetworking
 import ECNetworkingTesting
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Logging redacts secrets in bodies")
 struct LoggingBodyRedactionTests {
-    private final class Lines: @unchecked Sendable {
-        // Safe because `lines` is only touched while `lock` is held.
-        private let lock = NSLock()
-        private var lines: [String] = []
-        func append(_ line: String) { lock.withLock { lines.append(line) } }
-        var text: String { lock.withLock { lines.joined(separator: "\n") } }
-    }
-
     private struct Login: Request {
         typealias Response = Data
         let body: RequestBody
@@ -23,7 +16,7 @@ struct LoggingBodyRedactionTests {
 
     @Test("JSON fields and form fields named as secrets are hidden in body previews and the cURL line")
     func bodies() async throws {
-        let lines = Lines()
+        let lines = Log<String>()
         let session = MockSession()
         session.stub(with: MockResponse(jsonObject: ["access_token": "RESPONSE-SECRET", "user": ["name": "ada"]]))
         let network = makeNetwork(session: session) { configuration in
@@ -35,7 +28,7 @@ struct LoggingBodyRedactionTests {
         _ = try await network.send(Login(body: .json(["username": "ada", "password": "JSON-SECRET", "pin": "1234"])))
         _ = try await network.send(Login(body: .form(["username": "ada", "password": "FORM-SECRET"])))
 
-        let log = lines.text
+        let log = lines.all.joined(separator: "\n")
         for secret in ["JSON-SECRET", "1234", "FORM-SECRET", "RESPONSE-SECRET"] {
             #expect(!log.contains(secret), "\(secret) was logged")
         }

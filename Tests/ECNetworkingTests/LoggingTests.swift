@@ -1,6 +1,7 @@
 import ECNetworking
 import ECNetworkingTesting
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -8,27 +9,16 @@ import Testing
 #endif
 
 /// Collects what the logging action writes, from any thread.
-private final class LogCollector: @unchecked Sendable {
-    // Safe because `entries` is only touched while `lock` is held.
-    private let lock = NSLock()
-    private var entries: [String] = []
+private typealias LogCollector = Log<String>
 
-    func append(_ entry: String) {
-        lock.withLock { entries.append(entry) }
-    }
-
-    /// Every entry, in the order written; an entry may span several lines.
-    var all: [String] {
-        lock.withLock { entries }
-    }
-
+extension Log<String> {
     /// Everything written, as one text.
-    var text: String {
+    fileprivate var text: String {
         all.joined(separator: "\n")
     }
 
     /// The first entry that starts with `prefix`.
-    func entry(startingWith prefix: String) -> String? {
+    fileprivate func entry(startingWith prefix: String) -> String? {
         all.first { $0.hasPrefix(prefix) }
     }
 }

@@ -1,6 +1,7 @@
 import ECNetworking
 import ECNetworkingTesting
 import Foundation
+import TestSupport
 import Testing
 
 enum AnalyticsName: CustomPropertyKey {
@@ -71,17 +72,8 @@ private struct FixedToken: TokenProvider {
 }
 
 private struct ConsoleLogger: Sendable {
-    let lines = LineCollector()
+    let lines = Log<String>()
     func info(_ line: String) { lines.append(line) }
-}
-
-final class LineCollector: @unchecked Sendable {
-    // Safe because `lines` is only touched while `lock` is held.
-    private let lock = NSLock()
-    private var lines: [String] = []
-
-    func append(_ line: String) { lock.withLock { lines.append(line) } }
-    var all: [String] { lock.withLock { lines } }
 }
 
 @Suite("README: actions, configuration, errors, cancellation")
@@ -160,7 +152,7 @@ struct ReadmeActionsTests {
     func cancellationAndRawResponses() async throws {
         let baseURL = URL(string: "https://api.example.com")!
         let network = URLSessionNetwork(configuration: NetworkConfiguration(baseURL: baseURL), session: session)
-        let outcome = LineCollector()
+        let outcome = Log<String>()
 
         let task = Task { try await network.send(ListUsersRequest(online: true)) }
         task.cancel()  // the send ends with NetworkError.cancelled, wherever it was

@@ -1,6 +1,7 @@
 import ECNetworking
 import ECNetworkingTesting
 import Foundation
+import TestSupport
 import Testing
 
 struct SessionToken: Codable, Sendable {
@@ -100,7 +101,7 @@ struct ReadmeResilienceTests {
         session.stub(with: MockResponse(statusCode: 200, delay: .seconds(30)))
         let network = URLSessionNetwork(
             configuration: NetworkConfiguration(baseURL: URL(string: "https://api.example.com")!), session: session)
-        let spinner = LineCollector()
+        let spinner = Log<String>()
         let pending = Task { try await network.send(ListUsersRequest(online: true)) }
         let observing = Task {
             for await count in network.activityUpdates() {

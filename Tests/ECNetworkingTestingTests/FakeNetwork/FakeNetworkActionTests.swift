@@ -1,6 +1,7 @@
 import ECNetworking
 import ECNetworkingTesting
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("FakeNetwork runs added actions when asked to")
@@ -44,8 +45,8 @@ struct FakeNetworkActionTests {
     func order() async throws {
         let fake = FakeNetwork(runsActions: true)
         let log = Log<String>()
-        fake.add(action: StageRecorder(name: "A", log: log))
-        fake.add(action: StageRecorder(name: "B", log: log))
+        fake.add(action: RecordingAction(name: "A", log: log))
+        fake.add(action: RecordingAction(name: "B", log: log))
         fake.stub(GetBookRequest.self, with: book)
         _ = try await fake.send(GetBookRequest(id: 1))
         #expect(
@@ -74,7 +75,7 @@ struct FakeNetworkActionTests {
     func retry() async throws {
         let fake = FakeNetwork(runsActions: true)
         let log = Log<String>()
-        fake.add(action: StageRecorder(name: "A", log: log))
+        fake.add(action: RecordingAction(name: "A", log: log))
         fake.add(action: RetryOnStatus(status: 401))
         fake.stub(GetBookRequest.self, with: [.networkResponse(NetworkResponse(statusCode: 401)), .value(book)])
         #expect(try await fake.send(GetBookRequest(id: 1)) == book)

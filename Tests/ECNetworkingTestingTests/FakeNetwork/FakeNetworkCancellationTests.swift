@@ -1,6 +1,7 @@
 import ECNetworking
 import ECNetworkingTesting
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("FakeNetwork simulates latency that cancellation cuts short")

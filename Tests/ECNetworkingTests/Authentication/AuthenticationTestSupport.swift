@@ -1,6 +1,8 @@
 import ECNetworking
 import ECNetworkingTesting
 import Foundation
+import TestSupport
+import Testing
 
 /// A bearer token that the test decides is expired or not.
 struct TestCredential: Sendable, Equatable {
@@ -54,19 +56,6 @@ struct FetchProfile: Request {
 
 /// A refresh failure with an identity, to check that every waiter gets the very same error.
 final class RefreshFailure: Error, Sendable {}
-
-/// A condition a test waits for did not come true in time.
-struct ConditionTimedOut: Error {}
-
-/// Polls `condition` every millisecond until it holds, so tests wait for a state instead of
-/// guessing how long it takes to reach it.
-func waitUntil(timeout: Duration = .seconds(10), _ condition: @Sendable () -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        guard ContinuousClock.now < deadline else { throw ConditionTimedOut() }
-        try await Task.sleep(for: .milliseconds(1))
-    }
-}
 
 /// A one-way barrier a refresh waits behind until the test opens it.
 final class Gate: @unchecked Sendable {

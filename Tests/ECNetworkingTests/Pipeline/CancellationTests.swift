@@ -1,5 +1,6 @@
 import ECNetworkingTesting
 import Foundation
+import TestSupport
 import Testing
 
 @testable import ECNetworking
@@ -134,17 +135,5 @@ struct CancellationTests {
         try await waitUntil { !calls.all.isEmpty }
         try await Task.sleep(for: .milliseconds(50))
         #expect(calls.all == ["cancelled"])
-    }
-}
-
-/// Polls `condition` every millisecond for up to five seconds.
-func waitUntil(_ condition: @Sendable () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(5)
-    while !condition() {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("condition not met within 5 seconds")
-            return
-        }
-        try await Task.sleep(for: .milliseconds(1))
     }
 }

@@ -1,6 +1,7 @@
 import ECNetworking
 import ECNetworkingTesting
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Timeouts, timings and the metrics hook")
@@ -43,7 +44,7 @@ struct TimeoutAndTimingTests {
     func metrics() async throws {
         let session = MockSession()
         session.stub(with: MockResponse(json: [User(id: 1, name: "A")], delay: .milliseconds(30)))
-        let collected = MetricsCollector()
+        let collected = Log<RequestMetrics>()
         let network = makeNetwork(session: session) { configuration in
             configuration.metricsHandler = { collected.append($0) }
         }
@@ -73,7 +74,7 @@ struct TimeoutAndTimingTests {
     func metricsOnFailure() async throws {
         let session = MockSession()
         session.stub(with: MockResponse.failure(.cannotConnectToHost))
-        let collected = MetricsCollector()
+        let collected = Log<RequestMetrics>()
         let network = makeNetwork(session: session) { configuration in
             configuration.metricsHandler = { collected.append($0) }
         }
@@ -87,19 +88,5 @@ struct TimeoutAndTimingTests {
         #expect(collected.all.count == 1)
         #expect(collected.all.first?.error != nil)
         #expect(collected.all.first?.statusCode == nil)
-    }
-}
-
-private final class MetricsCollector: @unchecked Sendable {
-    // Safe because `metrics` is only touched while `lock` is held.
-    private let lock = NSLock()
-    private var metrics: [RequestMetrics] = []
-
-    func append(_ value: RequestMetrics) {
-        lock.withLock { metrics.append(value) }
-    }
-
-    var all: [RequestMetrics] {
-        lock.withLock { metrics }
     }
 }

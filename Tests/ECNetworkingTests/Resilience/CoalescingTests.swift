@@ -1,5 +1,6 @@
 import ECNetworkingTesting
 import Foundation
+import TestSupport
 import Testing
 
 @testable import ECNetworking

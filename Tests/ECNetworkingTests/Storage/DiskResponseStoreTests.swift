@@ -1,5 +1,6 @@
 import ECNetworking
 import Foundation
+import TestSupport
 import Testing
 
 extension StorageTests {

@@ -85,15 +85,3 @@ extension URLSessionTransport {
         return try await send(request)
     }
 }
-
-/// Waits up to five seconds for `condition`, polling; records an issue if it never holds.
-func waitForTransportCondition(_ condition: @Sendable () -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(5)
-    while !condition() {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("condition not met within 5 seconds")
-            return
-        }
-        try await Task.sleep(for: .milliseconds(5))
-    }
-}

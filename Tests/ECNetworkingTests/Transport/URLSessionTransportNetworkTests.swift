@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import ECNetworking
@@ -156,7 +157,7 @@ struct URLSessionTransportNetworkTests {
         let transport = URLSessionTransport()
         let network = makeNetwork(server, transport: transport)
         let send = Task { try await network.send(request("stall", on: server)) }
-        try await waitForTransportCondition { server.requests.count == 1 }
+        try await waitUntil { server.requests.count == 1 }
         // Lets the status line, headers and the first bytes of the body arrive.
         try await Task.sleep(for: .milliseconds(100))
         let start = clock.now
@@ -169,7 +170,7 @@ struct URLSessionTransportNetworkTests {
             (error as? NetworkError)?.isCancellation == true
         }
         #expect(clock.now - start < .seconds(5), "the stalled transfer never ends by itself")
-        try await waitForTransportCondition { server.openConnectionCount == 0 }
+        try await waitUntil { server.openConnectionCount == 0 }
         #expect(transport.activeTaskCount == 0)
     }
 

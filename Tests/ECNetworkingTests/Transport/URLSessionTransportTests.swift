@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import ECNetworking
@@ -65,7 +66,7 @@ struct URLSessionTransportTests {
         #expect(limit == megabyte)
         #expect(clock.now - start < .seconds(5))
         // Cancelling the session task dropped the connection, so the server's thread is free.
-        try await waitForTransportCondition { server.openConnectionCount == 0 }
+        try await waitUntil { server.openConnectionCount == 0 }
     }
 
     @Test("a compressed body is held to the limit by its decoded size, not its Content-Length")
@@ -209,7 +210,7 @@ struct URLSessionTransportTests {
         let task = transport.dataTask(
             for: URLRequest(url: server.baseURL.appendingPathComponent("stall")), completion: probe.completion)
         task.resume()
-        try await waitForTransportCondition { server.requests.count == 1 }
+        try await waitUntil { server.requests.count == 1 }
         let start = clock.now
 
         task.cancel()
@@ -218,7 +219,7 @@ struct URLSessionTransportTests {
         let result = await probe.firstResult()
         #expect(result.isURLCancellation)
         #expect(clock.now - start < .seconds(5), "the stalled transfer never ends by itself")
-        try await waitForTransportCondition { server.openConnectionCount == 0 }
+        try await waitUntil { server.openConnectionCount == 0 }
         #expect(probe.callCount == 1)
         #expect(transport.activeTaskCount == 0)
     }
