@@ -8,18 +8,6 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// A will-begin action that adds a header, to check that headers added by actions are validated too.
-private struct AddHeaderAction: RequestWillBeginAction {
-    let name: String
-    let value: String
-
-    func requestWillBegin(_ request: NetworkRequest) async throws -> NetworkRequest {
-        var request = request
-        request.headers.add(name: name, value: value)
-        return request
-    }
-}
-
 /// A request for an arbitrary URL, to check URL validation through the `Request` path.
 private struct FixedURLRequest: Request {
     typealias Response = Void
@@ -28,16 +16,6 @@ private struct FixedURLRequest: Request {
     func buildRequest(with baseURL: URL) -> NetworkRequest {
         NetworkRequest(url: url)
     }
-}
-
-private func makeValidationNetwork(
-    configure: (inout NetworkConfiguration) -> Void = { _ in }
-) -> (URLSessionNetwork, MockSession) {
-    let session = MockSession()
-    session.stub(.any, with: MockResponse(statusCode: 200))
-    var configuration = NetworkConfiguration(baseURL: testBaseURL)
-    configure(&configuration)
-    return (URLSessionNetwork(configuration: configuration, session: session), session)
 }
 
 /// Sends `request` and returns the reason of the `invalidRequest` it must fail with.
@@ -67,7 +45,7 @@ struct HeaderValidationTests {
         arguments: ["a\rb", "a\nb", "x\r\nEvil: 1", "a\0b", "trailing\r\n", "\n"]
     )
     func invalidValues(value: String) async throws {
-        let (network, session) = makeValidationNetwork()
+        let (network, session) = makeStubbedNetwork()
         let reason = try await invalidRequestReason(
             sending: NetworkRequest(headers: ["X-Test": value], url: url), through: network)
         #expect(reason?.contains("X-Test") == true)
@@ -76,22 +54,22 @@ struct HeaderValidationTests {
 
     @Test("A header injected by a will-begin action is validated too")
     func actionAddedHeaderIsValidated() async throws {
-        let (network, session) = makeValidationNetwork()
-        network.add(action: AddHeaderAction(name: "X-Trace", value: "x\r\nEvil: 1"))
+        let (network, session) = makeStubbedNetwork()
+        network.add(action: AddHeader(name: "X-Trace", value: "x\r\nEvil: 1"))
         _ = try await invalidRequestReason(sending: NetworkRequest(url: url), through: network)
         #expect(session.recordedRequests.isEmpty)
     }
 
     @Test("A default header from the configuration is validated too")
     func defaultHeaderIsValidated() async throws {
-        let (network, session) = makeValidationNetwork { $0.defaultHeaders = ["User-Agent": "ec\r\nEvil: 1"] }
+        let (network, session) = makeStubbedNetwork { $0.defaultHeaders = ["User-Agent": "ec\r\nEvil: 1"] }
         _ = try await invalidRequestReason(sending: NetworkRequest(url: url), through: network)
         #expect(session.recordedRequests.isEmpty)
     }
 
     @Test("A second value of a repeated header is validated too")
     func repeatedHeaderIsValidated() async throws {
-        let (network, session) = makeValidationNetwork()
+        let (network, session) = makeStubbedNetwork()
         var headers: HTTPHeaders = ["Accept": "application/json"]
         headers.add(name: "Accept", value: "text/plain\r\nEvil: 1")
         _ = try await invalidRequestReason(sending: NetworkRequest(headers: headers, url: url), through: network)
@@ -105,7 +83,7 @@ struct HeaderValidationTests {
         arguments: ["X Test", "X-Test:", "X:Test", "", "X-Tést", "X-Test\r\n", "(X)", "X\"Y", "X/Y"]
     )
     func invalidNames(name: String) async throws {
-        let (network, session) = makeValidationNetwork()
+        let (network, session) = makeStubbedNetwork()
         let reason = try await invalidRequestReason(
             sending: NetworkRequest(headers: HTTPHeaders([.init(name: name, value: "1")]), url: url), through: network)
         #expect(reason?.contains("header name") == true)
@@ -116,7 +94,7 @@ struct HeaderValidationTests {
 
     @Test("Valid headers go through unchanged, including every token character and values with tabs")
     func validHeadersGoThrough() async throws {
-        let (network, session) = makeValidationNetwork()
+        let (network, session) = makeStubbedNetwork()
         let headers: HTTPHeaders = [
             "X-Request-ID": "abc-123",
             "X!#$%&'*+-.^_`|~1": "token-name",
@@ -133,7 +111,7 @@ struct HeaderValidationTests {
 
     @Test("A CRLF in a query value is percent-encoded, not rejected")
     func crlfInQueryIsEncoded() async throws {
-        let (network, session) = makeValidationNetwork()
+        let (network, session) = makeStubbedNetwork()
         _ = try await network.send(
             NetworkRequest(url: url, queryItems: [URLQueryItem(name: "q", value: "x\r\nEvil: 1")]))
         let recorded = try #require(session.recordedRequests.first)
@@ -150,7 +128,7 @@ struct HeaderValidationTests {
         ]
     )
     func nonHTTPURLs(string: String) async throws {
-        let (network, session) = makeValidationNetwork()
+        let (network, session) = makeStubbedNetwork()
         let url = try #require(URL(string: string))
         let reason = try await invalidRequestReason(sending: NetworkRequest(url: url), through: network)
         #expect(reason?.contains("http") == true)
@@ -159,7 +137,7 @@ struct HeaderValidationTests {
 
     @Test("A non-http URL built by a Request is rejected with invalidRequest")
     func nonHTTPURLFromRequest() async throws {
-        let (network, session) = makeValidationNetwork()
+        let (network, session) = makeStubbedNetwork()
         let error = try await #require(throws: NetworkError.self) {
             try await network.send(FixedURLRequest(url: URL(string: "ftp://example.com/x")!))
         }
@@ -172,7 +150,7 @@ struct HeaderValidationTests {
 
     @Test("A relative URL is rejected even with query items", arguments: ["users", "users?x=1"])
     func relativeURLWithQueryItems(string: String) async throws {
-        let (network, session) = makeValidationNetwork()
+        let (network, session) = makeStubbedNetwork()
         let request = NetworkRequest(url: URL(string: string)!, queryItems: [URLQueryItem(name: "a", value: "1")])
         _ = try await invalidRequestReason(sending: request, through: network)
         #expect(session.recordedRequests.isEmpty)
@@ -180,7 +158,7 @@ struct HeaderValidationTests {
 
     @Test("The scheme is compared without regard to case", arguments: ["HTTPS://api.example.com/x", "Http://a.b/c"])
     func uppercaseSchemeIsAccepted(string: String) async throws {
-        let (network, session) = makeValidationNetwork()
+        let (network, session) = makeStubbedNetwork()
         _ = try await network.send(NetworkRequest(url: URL(string: string)!))
         #expect(session.recordedRequests.count == 1)
     }

@@ -23,18 +23,6 @@ extension Log<String> {
     }
 }
 
-/// A will-begin action that adds a header.
-private struct HeaderAddingAction: RequestWillBeginAction {
-    let name: String
-    let value: String
-
-    func requestWillBegin(_ request: NetworkRequest) async throws -> NetworkRequest {
-        var request = request
-        request.headers.add(name: name, value: value)
-        return request
-    }
-}
-
 /// A network with logging on, writing to `collector`, over a new mock session.
 private func makeLoggingNetwork(
     collector: LogCollector,
@@ -293,7 +281,7 @@ struct LoggingTests {
             $0.loggingOptions.redactedHeaders.insert("X-Api-Key")
             $0.defaultHeaders = ["Proxy-Authorization": "Basic SECRET-PROXY"]
         }
-        network.add(action: HeaderAddingAction(name: "Cookie", value: "session=SECRET-COOKIE"))
+        network.add(action: AddHeader(name: "Cookie", value: "session=SECRET-COOKIE"))
         session.stub(
             .any,
             with: MockResponse(
@@ -353,7 +341,7 @@ struct LoggingTests {
         let collector = LogCollector()
         let (network, session) = makeLoggingNetwork(collector: collector)
         session.stub(.any, with: MockResponse(statusCode: 200))
-        network.add(action: HeaderAddingAction(name: "X-Added-Later", value: "yes"))
+        network.add(action: AddHeader(name: "X-Added-Later", value: "yes"))
 
         _ = try await network.send(NetworkRequest(url: usersURL))
 

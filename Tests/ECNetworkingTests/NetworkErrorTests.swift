@@ -28,12 +28,6 @@ private struct CreateUser: Request {
 
 private struct SomeError: Error {}
 
-private func makeErrorNetwork(_ response: MockResponse) -> (URLSessionNetwork, MockSession) {
-    let session = MockSession()
-    session.stub(.any, with: response)
-    return (URLSessionNetwork(configuration: NetworkConfiguration(baseURL: testBaseURL), session: session), session)
-}
-
 @Suite("NetworkError")
 struct NetworkErrorTests {
     private static let errorBody = APIError(message: "name is required", field: "name")
@@ -42,7 +36,7 @@ struct NetworkErrorTests {
 
     @Test("A 422 carries its response: status, body, and the API error decoded from it")
     func unprocessableEntity() async throws {
-        let (network, session) = makeErrorNetwork(MockResponse(statusCode: 422, json: Self.errorBody))
+        let (network, session) = makeStubbedNetwork(answering: MockResponse(statusCode: 422, json: Self.errorBody))
 
         let error = try await #require(throws: NetworkError.self) {
             _ = try await network.send(CreateUser(name: ""))
@@ -76,7 +70,7 @@ struct NetworkErrorTests {
 
     @Test("The description of an unacceptable status mentions the status and the start of the body")
     func unacceptableStatusDescription() async throws {
-        let (network, _) = makeErrorNetwork(MockResponse(statusCode: 422, json: Self.errorBody))
+        let (network, _) = makeStubbedNetwork(answering: MockResponse(statusCode: 422, json: Self.errorBody))
         let error = try await #require(throws: NetworkError.self) {
             _ = try await network.send(CreateUser(name: ""))
         }
@@ -99,7 +93,7 @@ struct NetworkErrorTests {
 
     @Test("A transport failure carries the URLError and no response")
     func transportError() async throws {
-        let (network, _) = makeErrorNetwork(.failure(.notConnectedToInternet))
+        let (network, _) = makeStubbedNetwork(answering: .failure(.notConnectedToInternet))
         let error = try await #require(throws: NetworkError.self) {
             _ = try await network.send(CreateUser(name: "Ada"))
         }
@@ -117,7 +111,7 @@ struct NetworkErrorTests {
 
     @Test("A URLError.cancelled from the transport becomes NetworkError.cancelled")
     func transportCancellation() async throws {
-        let (network, _) = makeErrorNetwork(.failure(.cancelled))
+        let (network, _) = makeStubbedNetwork(answering: .failure(.cancelled))
         let error = try await #require(throws: NetworkError.self) {
             _ = try await network.send(CreateUser(name: "Ada"))
         }
@@ -126,7 +120,7 @@ struct NetworkErrorTests {
 
     @Test("Cancelling the sending task ends the send with a cancellation")
     func taskCancellation() async throws {
-        let (network, session) = makeErrorNetwork(MockResponse(statusCode: 200, delay: .seconds(30)))
+        let (network, session) = makeStubbedNetwork(answering: MockResponse(statusCode: 200, delay: .seconds(30)))
         let task = Task { try await network.send(CreateUser(name: "Ada")) }
         let clock = ContinuousClock()
         let deadline = clock.now + .seconds(10)

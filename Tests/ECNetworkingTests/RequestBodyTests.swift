@@ -32,17 +32,6 @@ private struct CreateAccountRequest: Request, Encodable {
     }
 }
 
-/// A network over a fresh mock session that answers 200 to everything.
-private func makeBodyNetwork(
-    configure: (inout NetworkConfiguration) -> Void = { _ in }
-) -> (URLSessionNetwork, MockSession) {
-    let session = MockSession()
-    session.stub(.any, with: MockResponse(statusCode: 200))
-    var configuration = NetworkConfiguration(baseURL: testBaseURL)
-    configure(&configuration)
-    return (URLSessionNetwork(configuration: configuration, session: session), session)
-}
-
 /// The values of every `Content-Type` field of a recorded request.
 private func contentTypeFields(of request: URLRequest) -> [String] {
     (request.allHTTPHeaderFields ?? [:]).filter { $0.key.lowercased() == "content-type" }.map(\.value)
@@ -62,7 +51,7 @@ struct RequestBodyTests {
 
     @Test("An Encodable body is sent as JSON with Content-Type application/json")
     func jsonBody() async throws {
-        let (network, session) = makeBodyNetwork()
+        let (network, session) = makeStubbedNetwork()
         let account = NewAccount(firstName: "Ada", emailAddress: "ada@example.com")
 
         _ = try await network.send(NetworkRequest(method: .post, url: url, body: .json(account)))
@@ -76,7 +65,7 @@ struct RequestBodyTests {
 
     @Test("ECNetworking's initializer with an Encodable body uses the configuration's encoder")
     func legacyInitializerUsesConfigurationEncoder() async throws {
-        let (network, session) = makeBodyNetwork { $0.encoder.keyEncodingStrategy = .convertToSnakeCase }
+        let (network, session) = makeStubbedNetwork { $0.encoder.keyEncodingStrategy = .convertToSnakeCase }
         let account = NewAccount(firstName: "Ada", emailAddress: "ada@example.com")
 
         _ = try await network.send(NetworkRequest(method: .post, url: url, body: account))
@@ -88,7 +77,7 @@ struct RequestBodyTests {
 
     @Test("A Request that is its own body is encoded with the configuration's encoder")
     func requestAsItsOwnBody() async throws {
-        let (network, session) = makeBodyNetwork { $0.encoder.keyEncodingStrategy = .convertToSnakeCase }
+        let (network, session) = makeStubbedNetwork { $0.encoder.keyEncodingStrategy = .convertToSnakeCase }
 
         try await network.send(CreateAccountRequest(firstName: "Grace"))
 
@@ -98,7 +87,7 @@ struct RequestBodyTests {
 
     @Test("An encoder given with .json(_:encoder:) wins over the configuration's")
     func explicitEncoderWins() async throws {
-        let (network, session) = makeBodyNetwork { $0.encoder.keyEncodingStrategy = .convertToSnakeCase }
+        let (network, session) = makeStubbedNetwork { $0.encoder.keyEncodingStrategy = .convertToSnakeCase }
         let account = NewAccount(firstName: "Ada", emailAddress: "a@b.c")
 
         _ = try await network.send(
@@ -110,7 +99,7 @@ struct RequestBodyTests {
 
     @Test("A Content-Type the caller set is not overwritten or doubled, whatever its case")
     func callerContentTypeWins() async throws {
-        let (network, session) = makeBodyNetwork()
+        let (network, session) = makeStubbedNetwork()
 
         _ = try await network.send(
             NetworkRequest(
@@ -124,7 +113,7 @@ struct RequestBodyTests {
 
     @Test("A request without a body sends no body and no Content-Type")
     func noBody() async throws {
-        let (network, session) = makeBodyNetwork()
+        let (network, session) = makeStubbedNetwork()
         _ = try await network.send(NetworkRequest(url: url))
         let recorded = try #require(session.recordedRequests.first)
         #expect(recorded.httpBody == nil)
@@ -135,7 +124,7 @@ struct RequestBodyTests {
 
     @Test("Raw data is sent byte for byte with its content type")
     func rawData() async throws {
-        let (network, session) = makeBodyNetwork()
+        let (network, session) = makeStubbedNetwork()
         let bytes = Data([0x89, 0x50, 0x4E, 0x47, 0x00, 0xFF, 0x0D, 0x0A])
 
         _ = try await network.send(
@@ -148,7 +137,7 @@ struct RequestBodyTests {
 
     @Test("Raw data defaults to application/octet-stream; a nil content type sends none")
     func rawDataContentTypes() async throws {
-        let (network, session) = makeBodyNetwork()
+        let (network, session) = makeStubbedNetwork()
         let bytes = Data([1, 2, 3])
 
         _ = try await network.send(NetworkRequest(method: .put, url: url, body: .data(bytes)))
@@ -166,7 +155,7 @@ struct RequestBodyTests {
 
     @Test("Form fields are form-encoded: space as +, & = + and non-ASCII percent-encoded, order kept")
     func formBody() async throws {
-        let (network, session) = makeBodyNetwork()
+        let (network, session) = makeStubbedNetwork()
         let fields = [
             URLQueryItem(name: "full name", value: "Ada Lovelace"),
             URLQueryItem(name: "q", value: "a&b=c"),
@@ -192,7 +181,7 @@ struct RequestBodyTests {
 
     @Test("A caller-set Content-Type also wins over the form content type")
     func formWithCallerContentType() async throws {
-        let (network, session) = makeBodyNetwork()
+        let (network, session) = makeStubbedNetwork()
         _ = try await network.send(
             NetworkRequest(
                 headers: ["Content-Type": "application/x-www-form-urlencoded; charset=utf-8"], method: .post,
@@ -205,7 +194,7 @@ struct RequestBodyTests {
 
     @Test("Text is sent as UTF-8 with text/plain; charset=utf-8 by default")
     func textBody() async throws {
-        let (network, session) = makeBodyNetwork()
+        let (network, session) = makeStubbedNetwork()
         _ = try await network.send(NetworkRequest(method: .post, url: url, body: .text("héllo 日本")))
         let recorded = try #require(session.recordedRequests.first)
         #expect(recorded.httpBody == Data("héllo 日本".utf8))
@@ -214,7 +203,7 @@ struct RequestBodyTests {
 
     @Test("Text can have its own content type")
     func textWithContentType() async throws {
-        let (network, session) = makeBodyNetwork()
+        let (network, session) = makeStubbedNetwork()
         _ = try await network.send(
             NetworkRequest(method: .post, url: url, body: .text("a,b\n1,2", contentType: "text/csv")))
         let recorded = try #require(session.recordedRequests.first)
@@ -226,7 +215,7 @@ struct RequestBodyTests {
 
     @Test("An Encodable that throws fails the send with encodingFailed and nothing is sent")
     func throwingEncodable() async throws {
-        let (network, session) = makeBodyNetwork()
+        let (network, session) = makeStubbedNetwork()
 
         let error = try await #require(throws: NetworkError.self) {
             _ = try await network.send(NetworkRequest(method: .post, url: url, body: .json(UnencodableBody())))
@@ -242,7 +231,7 @@ struct RequestBodyTests {
 
     @Test("A value JSONEncoder rejects (NaN) fails with encodingFailed carrying an EncodingError")
     func nanIsRejected() async throws {
-        let (network, session) = makeBodyNetwork()
+        let (network, session) = makeStubbedNetwork()
 
         let error = try await #require(throws: NetworkError.self) {
             _ = try await network.send(NetworkRequest(method: .post, url: url, body: ["value": Double.nan]))

@@ -89,11 +89,7 @@ private func makeDecodingNetwork(
     _ response: MockResponse,
     configure: (inout NetworkConfiguration) -> Void = { _ in }
 ) -> URLSessionNetwork {
-    let session = MockSession()
-    session.stub(.any, with: response)
-    var configuration = NetworkConfiguration(baseURL: testBaseURL)
-    configure(&configuration)
-    return URLSessionNetwork(configuration: configuration, session: session)
+    makeStubbedNetwork(answering: response, configure: configure).0
 }
 
 /// Sends `request`, which must fail with `decodingFailed`, and returns its error and response.

@@ -18,3 +18,14 @@ func makeNetwork(
     configure(&configuration)
     return URLSessionNetwork(configuration: configuration, session: session)
 }
+
+/// A network over a new mock session that answers every request with `response`, with a
+/// configuration tweak; returns the session too, for its recorded requests.
+func makeStubbedNetwork(
+    answering response: MockResponse = MockResponse(statusCode: 200),
+    configure: (inout NetworkConfiguration) -> Void = { _ in }
+) -> (URLSessionNetwork, MockSession) {
+    let session = MockSession()
+    session.stub(.any, with: response)
+    return (makeNetwork(session: session, configure: configure), session)
+}
