@@ -22,6 +22,21 @@ func makeCoalescingNetwork(
 
 @Suite("Coalescing identical GETs in flight")
 struct CoalescingTests {
+    @Test("coalescing is off by default: two identical GETs at once make two transport calls")
+    func offByDefault() async throws {
+        #expect(NetworkConfiguration(baseURL: testBaseURL).coalescesIdenticalRequests == false)
+        let session = HeldSession()
+        let network = URLSessionNetwork(configuration: .init(baseURL: testBaseURL), session: session)
+
+        async let one = network.send(ListUsers())
+        async let two = network.send(ListUsers())
+        try await waitUntil(timeout: .seconds(5)) { session.heldCount == 2 }
+        session.answer(body: Data("[]".utf8))
+        _ = try await (one, two)
+
+        #expect(session.startedPaths.count == 2)
+    }
+
     @Test("ten identical GETs at once share one transport call and all get the result")
     func identicalGetsShareOneCall() async throws {
         let session = MockSession()
