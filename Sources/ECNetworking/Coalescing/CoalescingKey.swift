@@ -1,13 +1,20 @@
 import Foundation
 
-/// What makes two requests identical for coalescing: method, URL, headers (in order) and body.
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What makes two requests identical for coalescing: everything the `URLRequest` carries to the
+/// session except the timeout, which each caller keeps for itself. That is the method, the final
+/// URL with its query, the headers (in order), the body and the cache policy.
 struct CoalescingKey: Hashable, Sendable {
     let method: HTTPMethod
     let url: URL
     let headers: HTTPHeaders
     let body: Data?
-    /// The hash of the fields, computed once: the registry looks a key up three times per send,
-    /// and hashing a URL and every header each time showed in profiles.
+    let cachePolicy: URLRequest.CachePolicy
+    /// The hash of the fields, computed once: the registry looks a key up twice per send, and
+    /// hashing a URL and every header each time showed in profiles.
     private let fieldsHash: Int
 
     /// The key of a request as it goes on the wire, or `nil` when it must not be coalesced: only
@@ -20,11 +27,13 @@ struct CoalescingKey: Hashable, Sendable {
         url = wire.request.url
         headers = wire.request.headers
         body = wire.urlRequest.httpBody
+        cachePolicy = wire.urlRequest.cachePolicy
         var hasher = Hasher()
         hasher.combine(method)
         hasher.combine(url)
         hasher.combine(headers)
         hasher.combine(body)
+        hasher.combine(cachePolicy)
         fieldsHash = hasher.finalize()
     }
 
@@ -34,6 +43,6 @@ struct CoalescingKey: Hashable, Sendable {
 
     static func == (lhs: CoalescingKey, rhs: CoalescingKey) -> Bool {
         lhs.fieldsHash == rhs.fieldsHash && lhs.method == rhs.method && lhs.url == rhs.url
-            && lhs.headers == rhs.headers && lhs.body == rhs.body
+            && lhs.headers == rhs.headers && lhs.body == rhs.body && lhs.cachePolicy == rhs.cachePolicy
     }
 }

@@ -1,27 +1,32 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// The GETs on the wire right now, so that an identical one joins instead of sending again.
+/// The coalesced GETs in progress, waiting for a slot or on the wire, so that an identical one
+/// joins instead of sending again.
 final class CoalescingRegistry: Sendable {
     private let calls = LockedState([CoalescingKey: SharedTransportCall]())
 
-    /// Joins the identical call on the wire, or starts one with `makeCall`.
-    func send(_ key: CoalescingKey, makeCall: () -> TransportCall) async throws -> (Data, URLResponse) {
-        let (shared, isNew) = calls.withLock { calls in
-            if let existing = calls[key] { return (existing, false) }
-            let shared = SharedTransportCall(makeCall()) { [weak self] ended in self?.forget(key, ended) }
+    /// Makes the caller a member of the identical call in progress, or of a new call made with
+    /// `makeCall`, which it then leads. Looking up and joining happen under one lock, so a call
+    /// whose last member is abandoning it at that moment is never joined: a new one replaces it.
+    func join(
+        _ key: CoalescingKey,
+        timeout: Duration?,
+        makeCall: () -> TransportCall
+    ) -> (call: SharedTransportCall, member: Int) {
+        calls.withLock { calls in
+            if let existing = calls[key], let member = existing.join(timeout: timeout) {
+                return (existing, member)
+            }
+            let shared = SharedTransportCall(makeCall(), firstMemberTimeout: timeout) { [weak self] ended in
+                self?.forget(key, ended)
+            }
             calls[key] = shared
-            return (shared, true)
+            return (shared, SharedTransportCall.firstMember)
         }
-        if isNew { shared.start() }
-        return try await shared.wait()
     }
 
-    /// How many sends wait on the calls on the wire.
-    var waiterCount: Int { calls.withLock { $0.values.reduce(0) { $0 + $1.waiterCount } } }
+    /// How many sends are members of the calls in progress.
+    var waiterCount: Int { calls.withLock { $0.values.reduce(0) { $0 + $1.memberCount } } }
 
     /// Forgets `call` unless a newer call with the same key has taken its place.
     private func forget(_ key: CoalescingKey, _ call: SharedTransportCall) {

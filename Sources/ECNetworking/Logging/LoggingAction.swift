@@ -18,6 +18,9 @@ struct LoggingAction: RequestBeganAction, ResponseBeganAction {
 
     func requestBegan(_ request: NetworkRequest) {
         var lines = ["--> \(request.method.rawValue) \(redaction.url(request.url))"]
+        if request.customProperties[JoinedIdenticalRequest.self] {
+            lines[0] += " (joined an identical request on the wire)"
+        }
         lines += headerLines(request.headers)
         if case .data(let data, _)? = request.body?.content, !data.isEmpty {
             lines.append("    body: \(preview(redaction.body(data, contentType: request.headers["Content-Type"])))")

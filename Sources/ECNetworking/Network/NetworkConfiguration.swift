@@ -44,8 +44,18 @@ public struct NetworkConfiguration: Sendable {
     /// How redirects are followed; see ``RedirectPolicy``. Applied by the default transport,
     /// `URLSessionTransport`; a session you pass in yourself follows its own rules.
     public var redirectPolicy: RedirectPolicy
-    /// Whether identical GETs (method, URL, headers, body) on the wire at the same time share one
-    /// transport call; `true` by default. A request opts out with ``AllowsCoalescing``.
+    /// Whether identical GETs in progress at the same time share one transport call; `false` by
+    /// default. Identical means the same method, URL with query, headers, body and cache policy;
+    /// the timeout may differ.
+    ///
+    /// Only the server sees fewer requests: each caller keeps its own timeout (counted from when
+    /// the shared request is on the wire, or from when it joins, if later) and its own
+    /// cancellation, and neither ends the request for the others; it is cancelled when its last
+    /// caller leaves. Only the request on the wire holds a ``maximumConcurrentRequests`` slot.
+    /// Each caller still runs every action stage itself, so its began actions, response actions,
+    /// log lines and metrics are its own; a joining caller's log line says it joined. That is why
+    /// it is off by default: the actions of N callers see N requests, the server one. A request
+    /// opts out with ``AllowsCoalescing``.
     public var coalescesIdenticalRequests: Bool
     /// Retries failed attempts with back-off; `nil`, the default, retries only when a completed
     /// action asks. See ``RetryPolicy``.
@@ -77,7 +87,7 @@ public struct NetworkConfiguration: Sendable {
         self.maximumResponseSize = nil
         self.redirectPolicy = .default
         self.actionTimeout = nil
-        self.coalescesIdenticalRequests = true
+        self.coalescesIdenticalRequests = false
         self.retryPolicy = nil
     }
 }

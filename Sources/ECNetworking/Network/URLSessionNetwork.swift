@@ -13,8 +13,8 @@ import Foundation
 /// let users = try await network.send(ListUsersRequest(online: true))
 /// ```
 ///
-/// The flow of one send: build the request; will-begin actions in order; wait for a slot under
-/// ``NetworkConfiguration/maximumConcurrentRequests``; encode; began actions; the transport;
+/// The flow of one send: build the request; will-begin actions in order; encode; wait for a slot
+/// under ``NetworkConfiguration/maximumConcurrentRequests``; began actions; the transport;
 /// response-began actions; completed actions (which may ask for a retry, going back to will-begin);
 /// validation of the status; decoding. It keeps one session for its whole life.
 public final class URLSessionNetwork: Network {

@@ -126,36 +126,30 @@ extension URLSessionNetwork {
         return .finished(response)
     }
 
-    /// Waits for a slot, encodes, tells the began actions, and sends (joining an identical GET on
-    /// the wire when there is one); the slot is freed as soon as the transport is done, so slow
-    /// completed actions do not hold it.
+    /// Encodes, waits for a slot, tells the began actions, and sends; the slot is freed as soon as
+    /// the transport is done, so slow completed actions do not hold it. With coalescing on, an
+    /// identical GET in progress is joined instead, without a slot (see `sendCoalesced`).
     private func transmit(
         _ request: NetworkRequest,
         priority: RequestPriority,
         stages: ActionStages,
         context: inout SendContext
     ) async throws -> NetworkResponse {
-        let queueStart = context.clock.now
-        if let admission { try await admission.acquire(priority: priority) }
-        defer { admission?.release() }
-        context.timings.queueWait = context.elapsed(since: queueStart)
-
+        // Encoded before the queue, since identical requests are found by what goes on the wire.
         let wire = try WireRequest(request, configuration: configuration)
         context.request = wire.request
-        context.attempts += 1
-        for action in stages.began {
-            action.requestBegan(wire.request)
-        }
-        let transportStart = context.clock.now
         let (data, urlResponse): (Data, URLResponse)
         if let key = CoalescingKey(wire, isEnabled: configuration.coalescesIdenticalRequests) {
-            (data, urlResponse) = try await coalescing.send(key) {
-                TransportCall(wire.urlRequest, session: session, timeout: wire.timeout)
-            }
+            (data, urlResponse) = try await sendCoalesced(
+                wire, key: key, priority: priority, stages: stages, context: &context)
         } else {
+            let queueStart = context.clock.now
+            if let admission { try await admission.acquire(priority: priority) }
+            defer { admission?.release() }
+            let transportStart = begin(wire.request, stages: stages, queuedSince: queueStart, context: &context)
             (data, urlResponse) = try await TransportCall.send(wire.urlRequest, through: session, timeout: wire.timeout)
+            context.timings.transport = context.elapsed(since: transportStart)
         }
-        context.timings.transport = context.elapsed(since: transportStart)
         guard let httpResponse = urlResponse as? HTTPURLResponse else {
             throw NetworkError.invalidResponse
         }
@@ -166,5 +160,21 @@ extension URLSessionNetwork {
         var response = NetworkResponse(httpResponse, body: data, request: wire.request)
         response.timings = context.timings
         return response
+    }
+
+    /// Counts the attempt and tells the began actions once the request is on the wire; returns
+    /// the moment the transport began.
+    func begin(
+        _ request: NetworkRequest,
+        stages: ActionStages,
+        queuedSince queueStart: ContinuousClock.Instant,
+        context: inout SendContext
+    ) -> ContinuousClock.Instant {
+        context.timings.queueWait = context.elapsed(since: queueStart)
+        context.attempts += 1
+        for action in stages.began {
+            action.requestBegan(request)
+        }
+        return context.clock.now
     }
 }

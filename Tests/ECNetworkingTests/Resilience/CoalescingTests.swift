@@ -5,13 +5,43 @@ import Testing
 
 @testable import ECNetworking
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A network over `session` that coalesces identical GETs, which networks do only when asked.
+func makeCoalescingNetwork(
+    session: some Session,
+    configure: (inout NetworkConfiguration) -> Void = { _ in }
+) -> URLSessionNetwork {
+    var configuration = NetworkConfiguration(baseURL: testBaseURL)
+    configuration.coalescesIdenticalRequests = true
+    configure(&configuration)
+    return URLSessionNetwork(configuration: configuration, session: session)
+}
+
 @Suite("Coalescing identical GETs in flight")
 struct CoalescingTests {
+    @Test("coalescing is off by default: two identical GETs at once make two transport calls")
+    func offByDefault() async throws {
+        #expect(NetworkConfiguration(baseURL: testBaseURL).coalescesIdenticalRequests == false)
+        let session = HeldSession()
+        let network = URLSessionNetwork(configuration: .init(baseURL: testBaseURL), session: session)
+
+        async let one = network.send(ListUsers())
+        async let two = network.send(ListUsers())
+        try await waitUntil(timeout: .seconds(5)) { session.heldCount == 2 }
+        session.answer(body: Data("[]".utf8))
+        _ = try await (one, two)
+
+        #expect(session.startedPaths.count == 2)
+    }
+
     @Test("ten identical GETs at once share one transport call and all get the result")
     func identicalGetsShareOneCall() async throws {
         let session = MockSession()
         session.stub(with: MockResponse(json: [User(id: 1, name: "Ada")], delay: .milliseconds(100)))
-        let network = makeNetwork(session: session)
+        let network = makeCoalescingNetwork(session: session)
 
         let results = try await withThrowingTaskGroup(of: [User].self) { group in
             for _ in 0..<10 { group.addTask { try await network.send(ListUsers()) } }
@@ -27,7 +57,7 @@ struct CoalescingTests {
     func differentRequestsAreNotShared() async throws {
         let session = MockSession()
         session.stub(with: MockResponse(statusCode: 204, delay: .milliseconds(50)))
-        let network = makeNetwork(session: session)
+        let network = makeCoalescingNetwork(session: session)
         struct Variant: Request {
             typealias Response = Void
             let method: HTTPMethod
@@ -60,7 +90,7 @@ struct CoalescingTests {
     func cancellingOneCaller() async throws {
         let session = MockSession()
         session.stub(with: MockResponse(json: [User(id: 2, name: "Bo")], delay: .seconds(2)))
-        let network = makeNetwork(session: session)
+        let network = makeCoalescingNetwork(session: session)
 
         let first = Task { try await network.send(ListUsers()) }
         let second = Task { try await network.send(ListUsers()) }
@@ -83,16 +113,57 @@ struct CoalescingTests {
         try await waitUntil { session.cancelledRequestCount == 1 }
     }
 
-    @Test("coalescing can be switched off for the whole network")
-    func switchedOff() async throws {
-        let session = MockSession()
-        session.stub(with: MockResponse(json: [User](), delay: .milliseconds(50)))
-        let network = makeNetwork(session: session) { $0.coalescesIdenticalRequests = false }
+    @Test("identical GETs with different cache policies are sent separately")
+    func cachePolicyIsPartOfIdentity() async throws {
+        let session = HeldSession()
+        let network = makeCoalescingNetwork(session: session)
+        let url = testBaseURL.appendingPathComponent("users")
+        func request(_ policy: URLRequest.CachePolicy?) -> NetworkRequest {
+            var request = NetworkRequest(url: url)
+            request.cachePolicy = policy
+            return request
+        }
 
-        async let one = network.send(ListUsers())
-        async let two = network.send(ListUsers())
-        _ = try await (one, two)
+        async let plain = network.send(request(nil))
+        async let reload = network.send(request(.reloadIgnoringLocalCacheData))
+        async let reloadToo = network.send(request(.reloadIgnoringLocalCacheData))
+        try await waitUntil(timeout: .seconds(5)) { network.coalescing.waiterCount == 3 }
+        session.answer()
+        _ = try await (plain, reload, reloadToo)
 
-        #expect(session.recordedRequests.count == 2)
+        #expect(session.startedPaths.count == 2)
+    }
+
+    @Test("each caller runs its began actions once; the log says which one joined the call on the wire")
+    func beganActionsAndLogOfAFollower() async throws {
+        let session = HeldSession()
+        let lines = Log<String>()
+        let network = makeCoalescingNetwork(session: session) {
+            $0.logging = true
+            $0.logSink = LogSink { lines.append($0) }
+        }
+        let events = EventLog()
+        network.add(action: RecordingAction(name: "recorder", log: events))
+
+        let leader = Task { try await network.send(ListUsers()) }
+        try await waitUntil { session.heldCount == 1 }
+        let follower = Task { try await network.send(ListUsers()) }
+        try await waitUntil { network.coalescing.waiterCount == 2 && events.all.count(of: "recorder.began") == 2 }
+        session.answer(body: Data("[]".utf8))
+        _ = try await (leader.value, follower.value)
+
+        #expect(session.startedPaths.count == 1)
+        #expect(events.all.count(of: "recorder.began") == 2)
+        #expect(events.all.count(of: "recorder.completed") == 2)
+        let requestLines = lines.all.filter { $0.hasPrefix("-->") }
+        #expect(requestLines.count == 2)
+        #expect(requestLines.first?.contains("joined") == false)
+        #expect(requestLines.last?.contains("joined an identical request on the wire") == true)
+    }
+}
+
+extension Array where Element: Equatable {
+    fileprivate func count(of element: Element) -> Int {
+        self.count { $0 == element }
     }
 }

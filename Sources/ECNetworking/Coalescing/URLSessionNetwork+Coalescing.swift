@@ -1,0 +1,61 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension URLSessionNetwork {
+    /// Sends `wire` by joining the identical call in progress, or by leading a new one.
+    ///
+    /// Only the member that leads takes a concurrency slot, held until the wire call ends; the
+    /// others wait without one. Every member runs its own began actions once the call is on the
+    /// wire (the logging action's line then says it joined), and keeps its own deadline, measured
+    /// from then, and its own cancellation: when either ends a member, the call goes on for the
+    /// others, and it is cancelled when the last one leaves.
+    func sendCoalesced(
+        _ wire: WireRequest,
+        key: CoalescingKey,
+        priority: RequestPriority,
+        stages: ActionStages,
+        context: inout SendContext
+    ) async throws -> (Data, URLResponse) {
+        let queueStart = context.clock.now
+        let (call, member) = coalescing.join(key, timeout: wire.timeout) {
+            TransportCall(SharedTransportCall.wireRequest(wire.urlRequest), session: session, timeout: nil)
+        }
+        var transportStart: ContinuousClock.Instant?
+        do {
+            while true {
+                switch try await call.wait(member) {
+                case .lead:
+                    if let admission { try await admission.acquire(priority: priority) }
+                    guard call.start(member, whenDone: { [admission] in admission?.release() }) else {
+                        // It left (its task was cancelled) while taking the slot; another member leads now.
+                        admission?.release()
+                        throw NetworkError.cancelled
+                    }
+                    transportStart = begin(wire.request, stages: stages, queuedSince: queueStart, context: &context)
+                case .started:
+                    transportStart = begin(joining(wire), stages: stages, queuedSince: queueStart, context: &context)
+                case .finished(let outcome):
+                    // A member that joined just before the call ended still tells its began actions.
+                    let start =
+                        transportStart
+                        ?? begin(joining(wire), stages: stages, queuedSince: queueStart, context: &context)
+                    context.timings.transport = context.elapsed(since: start)
+                    return try outcome.get()
+                }
+            }
+        } catch {
+            call.leave(member)
+            throw error
+        }
+    }
+
+    /// The request a member's began actions see when it joined a call another member started.
+    private func joining(_ wire: WireRequest) -> NetworkRequest {
+        var request = wire.request
+        request.customProperties[JoinedIdenticalRequest.self] = true
+        return request
+    }
+}
