@@ -132,6 +132,26 @@ final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
         }
     }
 
+    #if canImport(FoundationNetworking)
+        /// FoundationNetworking asks this only about a complete 401 response whose challenge it
+        /// knows (`WWW-Authenticate: Basic realm="api"`). Its default handling never ends the
+        /// task when no credential is stored, and with one it suspends the task, which waits for
+        /// the queue this runs on. The library authenticates with actions instead, so the 401 is
+        /// delivered as it is, like any other 401; cancelling the challenge, from another queue,
+        /// then lets the session drop the task, whose callback finds no entry.
+        func urlSession(
+            _ session: URLSession,
+            task: URLSessionTask,
+            didReceive challenge: URLAuthenticationChallenge,
+            completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+        ) {
+            if let state = tasks.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) {
+                complete(state, data: state.body, response: challenge.failureResponse ?? task.response, error: nil)
+            }
+            completionQueue.async { completionHandler(.cancelAuthenticationChallenge, nil) }
+        }
+    #endif
+
     /// Calls the completion of a task whose entry was just removed, on `completionQueue`: the
     /// caller's code must not run on the session's queue (see the type's comment).
     private func complete(
