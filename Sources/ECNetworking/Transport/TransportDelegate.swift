@@ -103,7 +103,7 @@ final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
         newRequest request: URLRequest,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        switch decideRedirect(of: task.taskIdentifier) {
+        switch decideRedirect(of: task.taskIdentifier, response: response, proposed: request) {
         case .ignore:
             // The task was cancelled, and its entry removed, before this callback ran. Calling the
             // handler after the cancellation reached FoundationNetworking makes it stop the
@@ -112,12 +112,12 @@ final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
             return
         case .deliver:
             completionHandler(nil)
-        case .fail(let state):
+        case .fail(let state, let error):
             // Declining the redirect lets the session finish the 3xx transfer normally; its
             // completion then finds no entry and is ignored. Cancelling instead would race the
             // handler inside FoundationNetworking.
             completionHandler(nil)
-            complete(state, error: NetworkError.tooManyRedirects(limit: redirectPolicy.maximumRedirects))
+            complete(state, error: error)
         case .follow(let originalURL):
             completionHandler(redirectRewriter.request(for: request, originalURL: originalURL))
         }
@@ -167,20 +167,27 @@ final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
         case ignore
         /// Hand the 3xx response to the caller as it is.
         case deliver
-        /// Too many redirects: end the task with the entry's completion.
-        case fail(TransportTaskState)
+        /// Too many redirects, or one that leaves http(s): end the task with `error`.
+        case fail(TransportTaskState, NetworkError)
         /// Follow, comparing the new origin with the one the caller asked for.
         case follow(originalURL: URL?)
     }
 
-    private func decideRedirect(of identifier: Int) -> RedirectDecision {
+    private func decideRedirect(of identifier: Int, response: HTTPURLResponse, proposed: URLRequest)
+        -> RedirectDecision
+    {
         let policy = redirectPolicy
+        let refusedScheme = RedirectTarget.refusedScheme(of: response, proposed: proposed)
         return tasks.withLock { tasks in
             guard let state = tasks[identifier] else { return .ignore }
             guard policy.followsRedirects else { return .deliver }
+            if let refusedScheme {
+                tasks[identifier] = nil
+                return .fail(state, .redirectRefused(scheme: refusedScheme))
+            }
             guard state.redirectCount < policy.maximumRedirects else {
                 tasks[identifier] = nil
-                return .fail(state)
+                return .fail(state, .tooManyRedirects(limit: policy.maximumRedirects))
             }
             tasks[identifier]?.redirectCount += 1
             // A 3xx body, should a platform deliver one, is not part of the final response.

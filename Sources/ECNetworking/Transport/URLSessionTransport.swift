@@ -6,7 +6,8 @@ import Foundation
 
 /// A ``Session`` over one long-lived, delegate-based `URLSession` that enforces what a plain
 /// `URLSession` cannot on every platform: a response size limit counted as bytes arrive, and a
-/// ``RedirectPolicy`` that never forwards credentials to another origin.
+/// ``RedirectPolicy`` that never forwards credentials to another origin nor follows a redirect
+/// out of http and https.
 ///
 /// ```swift
 /// var configuration = NetworkConfiguration(baseURL: baseURL)
