@@ -155,6 +155,7 @@ struct NetworkErrorTests {
         .invalidResponse,
         .responseTooLarge(limit: 1024),
         .tooManyRedirects(limit: 5),
+        .redirectRefused(scheme: "file"),
         .actionTimedOut(action: "AuthAction", after: .seconds(1)),
         .retriesExhausted(attempts: 3, lastError: NetworkError.unacceptableStatusCode(sampleResponse)),
         .actionDidNotComplete(action: "AuthAction"),
@@ -175,6 +176,7 @@ struct NetworkErrorTests {
         #expect(NetworkError.invalidRequest(reason: "bad header").errorDescription?.contains("bad header") == true)
         #expect(NetworkError.responseTooLarge(limit: 1024).errorDescription?.contains("1024") == true)
         #expect(NetworkError.tooManyRedirects(limit: 5).errorDescription?.contains("5") == true)
+        #expect(NetworkError.redirectRefused(scheme: "file").errorDescription?.contains("file URL") == true)
         #expect(
             NetworkError.retryLimitReached(attempts: 4, response: Self.sampleResponse).errorDescription?
                 .contains("4 attempts") == true)

@@ -24,6 +24,8 @@ extension NetworkError: LocalizedError {
             "The response was larger than the limit of \(limit) bytes, so the transfer was stopped."
         case .tooManyRedirects(let limit):
             "The server redirected more than \(limit) times."
+        case .redirectRefused(let scheme):
+            "The server redirected to \(scheme.isEmpty ? "a URL without a scheme" : "a \(scheme) URL"), which was not followed: only http and https redirects are."
         case .actionTimedOut(let action, let duration):
             "The action \(action) did not finish within \(duration)."
         case .retriesExhausted(let attempts, let lastError):

@@ -32,6 +32,10 @@ public enum NetworkError: Error, Sendable {
     case responseTooLarge(limit: Int)
     /// The server redirected more often than ``RedirectPolicy/maximumRedirects`` allows.
     case tooManyRedirects(limit: Int)
+    /// The server redirected to a URL whose scheme is not http or https (such as `file:` or
+    /// `data:`); the redirect was not followed. Carries the scheme, never the URL, which may hold
+    /// secrets.
+    case redirectRefused(scheme: String)
     /// An action took longer than ``NetworkConfiguration/actionTimeout``.
     case actionTimedOut(action: String, after: Duration)
     /// The retry policy gave up; carries the number of attempts and the last attempt's error.

@@ -1,5 +1,9 @@
 /// How redirects are followed.
 ///
+/// Only redirects to `http` and `https` URLs are followed, whatever the policy: one to any other
+/// scheme (`file:`, `data:`, `ftp:`) fails with ``NetworkError/redirectRefused(scheme:)``, unless
+/// ``followsRedirects`` is `false`, which returns every 3xx as it is.
+///
 /// On a redirect to another origin (scheme, host or port), credentials are not forwarded:
 /// FoundationNetworking on Linux forwards a manually set `Authorization` header today, so the
 /// library strips the headers named in ``headersRemovedAcrossOrigins`` itself.

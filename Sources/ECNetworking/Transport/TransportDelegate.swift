@@ -16,6 +16,12 @@ import Foundation
 /// the session reports the task complete either cancels the session task (cancellation, the size
 /// limit) or lets it end on its own (too many redirects), so a callback that finds no entry
 /// belongs to a task that has already ended and is ignored.
+///
+/// On Linux the delegate methods run on FoundationNetworking's own queue, inside libcurl's
+/// callbacks (see ``InlineOperationQueue``), which is what lets the size limit bound memory. A
+/// delegate method must therefore never block, never call a caller's code, and never call a
+/// session or task method that waits for that queue (`cancel()`, `resume()`, `suspend()`, creating
+/// a task): completions go to `completionQueue`, and cancelling a session task to another queue.
 final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     // `@unchecked` because `NSObject` is not `Sendable`, so the compiler cannot check this class.
     // It is safe: every stored property is a constant of a `Sendable` type, and the only mutable
@@ -24,6 +30,8 @@ final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
     private let maximumResponseSize: Int?
     private let redirectRewriter: RedirectRewriter
     private let tasks = LockedState([Int: TransportTaskState]())
+    /// Where the completions the session's callbacks owe run, in the order they became due.
+    private let completionQueue = DispatchQueue(label: "ECNetworking.URLSessionTransport.completions")
 
     /// Creates the delegate for a session with `configuration`, whose cookie settings redirects
     /// follow.
@@ -80,9 +88,10 @@ final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
         guard let overLimit, let limit else { return }
         // Content-Length is not trusted (on Linux it keeps the compressed size of a decoded
         // body), so this is the only place the limit is enforced; stopping here frees the
-        // connection instead of downloading the rest.
-        dataTask.cancel()
-        overLimit.completion(nil, nil, NetworkError.responseTooLarge(limit: limit))
+        // connection instead of downloading the rest. Until the cancellation takes effect, the
+        // chunks still arriving find no entry and are dropped at once.
+        DispatchQueue.global().async { dataTask.cancel() }
+        complete(overLimit, error: NetworkError.responseTooLarge(limit: limit))
     }
 
     // MARK: - URLSessionTaskDelegate
@@ -94,7 +103,7 @@ final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
         newRequest request: URLRequest,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void
     ) {
-        switch decideRedirect(of: task.taskIdentifier) {
+        switch decideRedirect(of: task.taskIdentifier, response: response, proposed: request) {
         case .ignore:
             // The task was cancelled, and its entry removed, before this callback ran. Calling the
             // handler after the cancellation reached FoundationNetworking makes it stop the
@@ -103,12 +112,12 @@ final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
             return
         case .deliver:
             completionHandler(nil)
-        case .fail(let state):
+        case .fail(let state, let error):
             // Declining the redirect lets the session finish the 3xx transfer normally; its
             // completion then finds no entry and is ignored. Cancelling instead would race the
             // handler inside FoundationNetworking.
             completionHandler(nil)
-            state.completion(nil, nil, NetworkError.tooManyRedirects(limit: redirectPolicy.maximumRedirects))
+            complete(state, error: error)
         case .follow(let originalURL):
             completionHandler(redirectRewriter.request(for: request, originalURL: originalURL))
         }
@@ -117,10 +126,38 @@ final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let state = tasks.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         if let error {
-            state.completion(nil, task.response, Self.mapped(error, redirectCount: state.redirectCount))
+            complete(state, response: task.response, error: Self.mapped(error, redirectCount: state.redirectCount))
         } else {
-            state.completion(state.body, task.response, nil)
+            complete(state, data: state.body, response: task.response, error: nil)
         }
+    }
+
+    #if canImport(FoundationNetworking)
+        /// FoundationNetworking asks this only about a complete 401 response whose challenge it
+        /// knows (`WWW-Authenticate: Basic realm="api"`). Its default handling never ends the
+        /// task when no credential is stored, and with one it suspends the task, which waits for
+        /// the queue this runs on. The library authenticates with actions instead, so the 401 is
+        /// delivered as it is, like any other 401; cancelling the challenge, from another queue,
+        /// then lets the session drop the task, whose callback finds no entry.
+        func urlSession(
+            _ session: URLSession,
+            task: URLSessionTask,
+            didReceive challenge: URLAuthenticationChallenge,
+            completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+        ) {
+            if let state = tasks.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) {
+                complete(state, data: state.body, response: challenge.failureResponse ?? task.response, error: nil)
+            }
+            completionQueue.async { completionHandler(.cancelAuthenticationChallenge, nil) }
+        }
+    #endif
+
+    /// Calls the completion of a task whose entry was just removed, on `completionQueue`: the
+    /// caller's code must not run on the session's queue (see the type's comment).
+    private func complete(
+        _ state: TransportTaskState, data: Data? = nil, response: URLResponse? = nil, error: (any Error)?
+    ) {
+        completionQueue.async { state.completion(data, response, error) }
     }
 
     // MARK: - Redirects
@@ -130,20 +167,27 @@ final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
         case ignore
         /// Hand the 3xx response to the caller as it is.
         case deliver
-        /// Too many redirects: end the task with the entry's completion.
-        case fail(TransportTaskState)
+        /// Too many redirects, or one that leaves http(s): end the task with `error`.
+        case fail(TransportTaskState, NetworkError)
         /// Follow, comparing the new origin with the one the caller asked for.
         case follow(originalURL: URL?)
     }
 
-    private func decideRedirect(of identifier: Int) -> RedirectDecision {
+    private func decideRedirect(of identifier: Int, response: HTTPURLResponse, proposed: URLRequest)
+        -> RedirectDecision
+    {
         let policy = redirectPolicy
+        let refusedScheme = RedirectTarget.refusedScheme(of: response, proposed: proposed)
         return tasks.withLock { tasks in
             guard let state = tasks[identifier] else { return .ignore }
             guard policy.followsRedirects else { return .deliver }
+            if let refusedScheme {
+                tasks[identifier] = nil
+                return .fail(state, .redirectRefused(scheme: refusedScheme))
+            }
             guard state.redirectCount < policy.maximumRedirects else {
                 tasks[identifier] = nil
-                return .fail(state)
+                return .fail(state, .tooManyRedirects(limit: policy.maximumRedirects))
             }
             tasks[identifier]?.redirectCount += 1
             // A 3xx body, should a platform deliver one, is not part of the final response.

@@ -6,7 +6,8 @@ import Foundation
 
 /// A ``Session`` over one long-lived, delegate-based `URLSession` that enforces what a plain
 /// `URLSession` cannot on every platform: a response size limit counted as bytes arrive, and a
-/// ``RedirectPolicy`` that never forwards credentials to another origin.
+/// ``RedirectPolicy`` that never forwards credentials to another origin nor follows a redirect
+/// out of http and https.
 ///
 /// ```swift
 /// var configuration = NetworkConfiguration(baseURL: baseURL)
@@ -23,8 +24,13 @@ import Foundation
 /// ``invalidate()`` is called, even after the transport is released. Create one transport for a
 /// network and keep it for the network's whole life, as ``URLSessionNetwork`` does with its session.
 ///
-/// Completions run on the session's serial delegate queue (a cancellation's on the thread that
+/// Completions run on the transport's serial completion queue (a cancellation's on the thread that
 /// cancels), so they should return quickly.
+///
+/// Memory: on Linux each chunk of a body is counted inside libcurl's own callback, before the next
+/// one is read, so a response stopped by `maximumResponseSize` costs about the limit in memory,
+/// even a small compressed body that would inflate to far more. (FoundationNetworking otherwise
+/// queues every chunk for the delegate without waiting, and keeps downloading meanwhile.)
 public final class URLSessionTransport: Session {
     private let session: URLSession
     private let delegate: TransportDelegate
@@ -46,7 +52,17 @@ public final class URLSessionTransport: Session {
         let delegate = TransportDelegate(
             configuration: configuration, redirectPolicy: redirectPolicy, maximumResponseSize: maximumResponseSize)
         self.delegate = delegate
-        self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+        self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: Self.delegateQueue())
+    }
+
+    /// The queue the session calls its delegate on: on Linux one that runs each call at once, so
+    /// libcurl waits for the size check of each chunk; elsewhere the session's own serial queue.
+    private static func delegateQueue() -> OperationQueue? {
+        #if canImport(FoundationNetworking)
+            InlineOperationQueue()
+        #else
+            nil
+        #endif
     }
 
     /// Creates a task, not yet resumed, whose `completion` is called exactly once: with the body

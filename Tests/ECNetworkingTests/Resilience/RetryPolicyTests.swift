@@ -23,6 +23,89 @@ struct RetryPolicyTests {
         #expect(fullJitter.delay(after: 1, response: nil) == .milliseconds(75))
     }
 
+    @Test("every attempt number gives a delay within 0...maximumDelay, growing until the cap, without trapping")
+    func everyAttempt() {
+        for jitter in [0.0, 0.5] {
+            let policy = RetryPolicy(jitter: jitter, randomUnit: { 1 })
+            var previous = Duration.zero
+            for attempt in 0...10_000 {
+                let delay = policy.delay(after: attempt, response: nil)
+                #expect(delay >= .zero && delay <= .seconds(30), "attempt \(attempt)")
+                #expect(delay >= previous, "attempt \(attempt)")
+                previous = delay
+            }
+            #expect(previous == .seconds(30) * (1 - jitter))
+            #expect(policy.delay(after: .max, response: nil) == .seconds(30) * (1 - jitter))
+            #expect(policy.delay(after: .min, response: nil) == .milliseconds(500) * (1 - jitter))
+        }
+    }
+
+    @Test(
+        "extreme and invalid settings are clamped as documented, never trap",
+        arguments: [
+            // (base, maximum, multiplier, jitter, random unit, expected delay after attempt 3)
+            (Duration.seconds(Int64.max), Duration.seconds(30), 2.0, 0.0, 0.0, Duration.seconds(30)),
+            (.seconds(Int64.max), .seconds(Int64.max), 2.0, 0.0, 0.0, .seconds(Int64.max)),
+            (.zero, .seconds(30), 2.0, 0.5, 0.5, .zero),
+            (.seconds(10), .seconds(1), 2.0, 0.0, 0.0, .seconds(1)),
+            (.seconds(1), .zero, 2.0, 0.0, 0.0, .zero),
+            (.seconds(-5), .seconds(30), 2.0, 0.0, 0.0, .zero),
+            (.seconds(1), .seconds(-30), 2.0, 0.0, 0.0, .zero),
+            (.seconds(1), .seconds(30), -2.0, 0.0, 0.0, .seconds(1)),
+            (.seconds(1), .seconds(30), 0.5, 0.0, 0.0, .seconds(1)),
+            (.seconds(1), .seconds(30), .nan, 0.0, 0.0, .seconds(1)),
+            (.seconds(1), .seconds(30), .infinity, 0.0, 0.0, .seconds(30)),
+            (.seconds(1), .seconds(30), 1e308, 0.0, 0.0, .seconds(30)),
+            (.seconds(1), .seconds(30), 2.0, .nan, 0.5, .seconds(4)),
+            (.seconds(1), .seconds(30), 2.0, -1.0, 0.5, .seconds(4)),
+            (.seconds(1), .seconds(30), 2.0, 5.0, 0.5, .seconds(2)),
+            (.seconds(1), .seconds(30), 2.0, 1.0, .nan, .seconds(4)),
+            (.seconds(1), .seconds(30), 2.0, 1.0, -3.0, .seconds(4)),
+            (.seconds(1), .seconds(30), 2.0, 1.0, .infinity, .zero),
+        ])
+    func extremeSettings(
+        base: Duration, maximum: Duration, multiplier: Double, jitter: Double, random: Double, expected: Duration
+    ) {
+        let policy = RetryPolicy(
+            baseDelay: base, maximumDelay: maximum, multiplier: multiplier, jitter: jitter, randomUnit: { random })
+        #expect(policy.delay(after: 3, response: nil) == expected)
+        for attempt in [0, 1, 2, 100, 10_000, .max] {
+            let delay = policy.delay(after: attempt, response: nil)
+            #expect(delay >= .zero && delay <= max(maximum, .zero), "attempt \(attempt)")
+        }
+    }
+
+    @Test("fewer than one attempt means no retry, not a crash")
+    func noAttempts() {
+        let unavailable = NetworkError.unacceptableStatusCode(NetworkResponse(statusCode: 503))
+        for attempts in [0, -1, Int.min] {
+            let policy = RetryPolicy(maximumAttempts: attempts)
+            #expect(!policy.shouldRetry(NetworkRequest(url: testBaseURL), after: unavailable, attempt: 1))
+        }
+    }
+
+    @Test("a huge or far-future Retry-After is capped by the maximum delay; a negative one means now")
+    func hugeRetryAfter() {
+        let policy = RetryPolicy(maximumDelay: .seconds(10))
+        let now = Date(timeIntervalSince1970: 1_000_000_000)
+        for value in [
+            "9223372036854775807", "99999999999999999999999", "Fri, 31 Dec 9999 23:59:59 GMT",
+        ] {
+            let response = NetworkResponse(statusCode: 503, headers: ["Retry-After": value])
+            #expect(policy.delay(after: 1, response: response, now: now) == .seconds(10), "\(value)")
+        }
+        let past = NetworkResponse(statusCode: 503, headers: ["Retry-After": "Sun, 09 Sep 2001 01:46:35 GMT"])
+        #expect(policy.delay(after: 1, response: past, now: now) == .zero)
+        let negative = NetworkResponse(statusCode: 503, headers: ["Retry-After": "-5"])
+        #expect(policy.delay(after: 1, response: negative, now: now) == .zero)
+        // Without a cap, the longest delay read is about 31 years, rather than an overflow.
+        let unlimited = RetryPolicy(maximumDelay: .seconds(Int64.max))
+        let farFuture = NetworkResponse(statusCode: 503, headers: ["Retry-After": "Fri, 31 Dec 9999 23:59:59 GMT"])
+        #expect(unlimited.delay(after: 1, response: farFuture, now: now) == .seconds(1_000_000_000))
+        let digits = NetworkResponse(statusCode: 503, headers: ["Retry-After": "99999999999999999999999"])
+        #expect(unlimited.delay(after: 1, response: digits, now: now) == .seconds(1_000_000_000))
+    }
+
     @Test("Retry-After in seconds and as an HTTP date is honoured, capped by the maximum delay")
     func retryAfter() {
         let policy = RetryPolicy(maximumDelay: .seconds(10))

@@ -11,7 +11,8 @@ import Foundation
 ///
 /// It listens on a port the system picks, serves each connection on its own thread, answers every
 /// request with what `handler` returns for it, closes the connection after each response, and
-/// records every request's headers. ``stop()`` wakes every blocked thread, which then exits.
+/// records every request's headers. A TLS handshake is answered by closing the connection.
+/// ``stop()`` wakes every blocked thread, which then exits.
 final class LoopbackHTTPServer: @unchecked Sendable {
     // `@unchecked` because of the socket and thread code; it is safe because every mutable
     // property lives in `state`, which is only touched while `lock` is held, and the rest are
@@ -48,6 +49,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     private struct State {
         var requests: [ReceivedRequest] = []
         var connections: Set<Int32> = []
+        var acceptedConnectionCount = 0
         var isListening = true
         var isStopped = false
     }
@@ -65,6 +67,12 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     /// Every request received so far, in order.
     var requests: [ReceivedRequest] {
         lock.withLock { state.requests }
+    }
+
+    /// The number of connections accepted so far, including those that sent no readable request
+    /// (a TLS handshake, say).
+    var acceptedConnectionCount: Int {
+        lock.withLock { state.acceptedConnectionCount }
     }
 
     /// The number of connections not yet closed; a cancelled transfer's connection must go away.
@@ -128,6 +136,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             let accepted = lock.withLock {
                 guard !state.isStopped else { return false }
                 state.connections.insert(connection)
+                state.acceptedConnectionCount += 1
                 return true
             }
             guard accepted else {
@@ -180,6 +189,9 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             let count = recv(connection, &buffer, buffer.count, 0)
             guard count > 0, received.count < 65_536 else { return nil }
             received.append(contentsOf: buffer[..<count])
+            // A TLS handshake record: this server speaks plain HTTP only, so the client is told at
+            // once, by the closed connection, instead of waiting for an answer.
+            if received.first == 0x16 { return nil }
         }
         guard let end = received.range(of: separator) else { return nil }
         let lines = String(decoding: received[..<end.lowerBound], as: UTF8.self).components(separatedBy: "\r\n")

@@ -243,6 +243,28 @@ struct URLSessionTransportTests {
         #expect(transport.activeTaskCount == 0)
     }
 
+    @Test("a 401 with a Basic challenge is delivered as it is, once, instead of never ending")
+    func basicChallenge() async throws {
+        let server = try LoopbackHTTPServer { _ in
+            .response(status: 401, headers: ["WWW-Authenticate": "Basic realm=\"api\""], body: Data("sign in".utf8))
+        }
+        defer { server.stop() }
+        let transport = URLSessionTransport()
+        let probe = CompletionProbe()
+
+        transport.dataTask(for: URLRequest(url: server.baseURL), completion: probe.completion).resume()
+
+        try await waitUntil { probe.callCount == 1 }
+        let result = await probe.firstResult()
+        #expect(result.error == nil)
+        #expect(result.response?.statusCode == 401)
+        #expect(result.data == Data("sign in".utf8))
+        try await Task.sleep(for: .milliseconds(50))
+        #expect(probe.callCount == 1)
+        #expect(server.requests.count == 1)
+        #expect(transport.activeTaskCount == 0)
+    }
+
     @Test("after invalidate, tasks fail without reaching the session")
     func invalidate() async throws {
         let server = try TransportTestRoutes.server()

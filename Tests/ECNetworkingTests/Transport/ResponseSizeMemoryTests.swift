@@ -1,0 +1,153 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ECNetworking
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Checks that `maximumResponseSize` bounds memory, not only the body handed to the caller: a
+/// transfer stopped at the limit must not have buffered the rest of the response first.
+///
+/// Peak memory is a property of a whole process, and other tests run in parallel in this one, so
+/// each scenario runs alone in a child process: the test binary itself, filtered to
+/// ``scenario()``, which reports its own peak growth to a file.
+@Suite("Response size limit bounds memory", .timeLimit(.minutes(2)))
+struct ResponseSizeMemoryTests {
+    /// A transfer that must stop at a 1 MiB limit.
+    enum Scenario: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        /// About 100 MB once decoded, about 650 kB on the wire.
+        case gzipBomb
+        /// 50 MB sent as fast as loopback allows.
+        case largeIdentityBody
+
+        var testDescription: String { rawValue }
+    }
+
+    /// What a child process measured, in bytes.
+    struct Measurement: Sendable {
+        /// Resident memory just before the scenario's request.
+        let baseline: Int
+        /// The process's peak resident memory from then until the transfer had stopped.
+        let peak: Int
+
+        var growth: Int { peak - baseline }
+    }
+
+    static let scenarioVariable = "ECNETWORKING_MEMORY_SCENARIO"
+    static let outputVariable = "ECNETWORKING_MEMORY_OUTPUT"
+    static let limit = 1_048_576
+    /// The bar: peak growth of at most a few times the limit.
+    static let allowedGrowth = 8 * 1_048_576
+
+    @Test(
+        "peak memory grows by at most 8 MiB while a 1 MiB limit stops the transfer",
+        .enabled(if: ProcessMemory.isMeasurable, "peak resident memory is read from /proc"),
+        // One child at a time: each is busy for a second or two, and the machine may have two cores.
+        .serialized,
+        arguments: Scenario.allCases)
+    func peakMemoryGrowth(_ scenario: Scenario) async throws {
+        let measurement = try await Self.measureInChildProcess(scenario)
+        let mebibytes = Double(measurement.growth) / 1_048_576
+        #expect(
+            measurement.growth <= Self.allowedGrowth * ProcessMemory.sanitizerFactor,
+            "peak grew by \(mebibytes) MiB")
+    }
+
+    /// The scenario itself; it runs only in the child process that ``peakMemoryGrowth(_:)`` starts.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment[scenarioVariable] != nil, "runs in a child process"))
+    func scenario() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        let scenario = try #require(environment[Self.scenarioVariable].flatMap(Scenario.init(rawValue:)))
+        let output = try #require(environment[Self.outputVariable])
+        let measurement = try await Self.run(scenario)
+        try "\(measurement.baseline) \(measurement.peak)".write(toFile: output, atomically: true, encoding: .utf8)
+    }
+
+    private static func run(_ scenario: Scenario) async throws -> Measurement {
+        // Built before the baseline: the server's copy of the body is not the client's growth.
+        let body: LoopbackHTTPServer.Reply =
+            switch scenario {
+            case .gzipBomb:
+                .response(
+                    status: 200, headers: ["Content-Encoding": "gzip"],
+                    body: GzipFixture.repeating(0x64, matchCount: 400_000).compressed)
+            case .largeIdentityBody:
+                .response(status: 200, body: Data(repeating: 0x65, count: 50_000_000))
+            }
+        let server = try LoopbackHTTPServer { request in
+            request.path == "/body" ? body : .response(status: 200, body: Data("warm".utf8))
+        }
+        defer { server.stop() }
+        let transport = URLSessionTransport(maximumResponseSize: limit)
+        // Connections, threads and libcurl's buffers exist before the baseline.
+        #expect(try await transport.get("warm", on: server).error == nil)
+
+        let baseline = ProcessMemory.resetPeak()
+        let result = try await transport.get("body", on: server)
+        guard case .responseTooLarge? = result.networkError else {
+            throw MeasurementFailed(reason: "expected responseTooLarge, got \(String(describing: result.error))")
+        }
+        // The failure may be reported before the transfer stops; a later request on the same
+        // session is handled only after it, so once it completes the peak has been reached.
+        try await waitUntil { server.openConnectionCount == 0 }
+        #expect(try await transport.get("warm", on: server).error == nil)
+        return Measurement(baseline: baseline, peak: ProcessMemory.peak())
+    }
+
+    private struct MeasurementFailed: Error {
+        let reason: String
+    }
+
+    private static func measureInChildProcess(_ scenario: Scenario) async throws -> Measurement {
+        let output = FileManager.default.temporaryDirectory
+            .appendingPathComponent("ecnetworking-memory-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        child.arguments = ["--testing-library", "swift-testing", "--filter", "ResponseSizeMemoryTests/scenario"]
+        var environment = ProcessInfo.processInfo.environment
+        environment[scenarioVariable] = scenario.rawValue
+        environment[outputVariable] = output
+        child.environment = environment
+        child.standardOutput = FileHandle.nullDevice
+        child.standardError = FileHandle.nullDevice
+        try child.run()
+        try await waitUntil(timeout: .seconds(90)) { !child.isRunning }
+        #expect(child.terminationStatus == 0, "the child process failed; run it with \(scenarioVariable) to see why")
+        let numbers = try String(contentsOfFile: output, encoding: .utf8).split(separator: " ").compactMap { Int($0) }
+        try #require(numbers.count == 2)
+        return Measurement(baseline: numbers[0], peak: numbers[1])
+    }
+}
+
+/// This process's resident memory, as Linux reports it.
+enum ProcessMemory {
+    /// Whether this platform reports peak resident memory and lets a process reset it.
+    static let isMeasurable = FileManager.default.isWritableFile(atPath: "/proc/self/clear_refs")
+
+    /// How much more memory ThreadSanitizer's shadow memory makes every allocation cost.
+    static let sanitizerFactor: Int = dlsym(nil, "__tsan_init") == nil ? 1 : 8
+
+    /// Resets the peak to the current resident size, which it returns, in bytes.
+    static func resetPeak() -> Int {
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+        return field("VmRSS")
+    }
+
+    /// The peak resident size since the last ``resetPeak()``, in bytes.
+    static func peak() -> Int {
+        field("VmHWM")
+    }
+
+    private static func field(_ name: String) -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        for line in status.split(separator: "\n") where line.hasPrefix("\(name):") {
+            let kilobytes = line.split(separator: " ").compactMap { Int($0) }.first ?? 0
+            return kilobytes * 1_024
+        }
+        return 0
+    }
+}
