@@ -160,6 +160,7 @@ struct NetworkErrorTests {
         .actionDidNotComplete(action: "AuthAction"),
         .actionNotImplemented(action: "AuthAction"),
         .cancelled,
+        .invalidated,
     ]
 
     @Test("Every case has a non-empty description")
