@@ -15,7 +15,8 @@ extension URLSessionNetwork {
     ) async throws -> NetworkResponse {
         do {
             return try await activeSends.track(requestType) {
-                try await performAttempts(request, priority: priority, context: &context)
+                try ensureNotInvalidated()
+                return try await performAttempts(request, priority: priority, context: &context)
             }
         } catch {
             // Every form of cancellation reaches the caller as one error, however it surfaced.
