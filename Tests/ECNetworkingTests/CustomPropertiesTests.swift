@@ -208,7 +208,9 @@ struct CustomPropertiesTests {
         #expect(seen["requestOnly"] as? Int == 2)
         #expect(seen[RetryBudgetKey.self] == 7)
         #expect(seen[TagsKey.self] == ["from-build"])
-        #expect(seen.count == 5)
+        // The five above, and the base URL the network notes on every request.
+        #expect(seen[NetworkBaseURL.self] == testBaseURL)
+        #expect(seen.count == 6)
     }
 
     @Test("An action reads requiresAuthentication as? Bool, as ECNetworking actions do", arguments: [true, false])

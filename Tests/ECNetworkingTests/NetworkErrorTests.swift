@@ -161,6 +161,7 @@ struct NetworkErrorTests {
         .actionDidNotComplete(action: "AuthAction"),
         .actionNotImplemented(action: "AuthAction"),
         .cancelled,
+        .invalidated,
     ]
 
     @Test("Every case has a non-empty description")

@@ -95,6 +95,35 @@ struct ReadmeResilienceTests {
         #expect(paths == ["/token", "/users", "/users", "/orders", "/score"])
     }
 
+    @Test("scoped authentication, sign-out and invalidate work as the README shows")
+    func signOutAndInvalidate() async throws {
+        let session = MockSession()
+        session.stub(
+            .path("/token"),
+            with: MockResponse(json: SessionToken(value: "fresh", expiresAt: Date().addingTimeInterval(3600))))
+        session.stub(.path("/users"), with: MockResponse(jsonObject: [[String: Any]]()))
+        session.stub(.path("/avatar.png"), with: MockResponse(data: Data([1])))
+        let baseURL = URL(string: "https://api.example.com")!
+        let network = URLSessionNetwork(configuration: NetworkConfiguration(baseURL: baseURL), session: session)
+        let auth = AuthenticatingAction(
+            authenticator: SessionAuthenticator(network: network),
+            additionalOrigins: [URL(string: "https://upload.example.com")!],
+            refreshTimeout: .seconds(20))
+        network.add(action: auth)
+
+        _ = try await network.send(ListUsersRequest(online: true))
+        _ = try await network.send(NetworkRequest(url: URL(string: "https://cdn.example.net/avatar.png")!))
+        await auth.signOut()  // the next request logs in afresh
+        network.invalidate()  // cancels what is in flight, releases the session
+
+        #expect(await auth.credential == nil)
+        await #expect(throws: NetworkError.self) { try await network.send(ListUsersRequest(online: true)) }
+        let paths = session.recordedRequests.compactMap { $0.url?.path }
+        #expect(paths == ["/token", "/users", "/avatar.png"])
+        let authorizations = session.recordedRequests.map { $0.value(forHTTPHeaderField: "Authorization") }
+        #expect(authorizations == [nil, "Bearer fresh", nil])
+    }
+
     @Test("bulk cancellation and activity updates work as the README shows")
     func bulkCancellationAndActivity() async throws {
         let session = MockSession()

@@ -1,6 +1,8 @@
-/// Authenticates every request with an ``Authenticator``'s credential and renews the credential
-/// when it is missing, expires, or is rejected, with one refresh for all requests that need it at
-/// the same time.
+import Foundation
+
+/// Authenticates every request to your server with an ``Authenticator``'s credential and renews
+/// the credential when it is missing, expires, or is rejected, with one refresh for all requests
+/// that need it at the same time.
 ///
 /// ```swift
 /// let auth = AuthenticatingAction(authenticator: TokenAuthenticator(client: client), credential: savedToken)
@@ -8,9 +10,13 @@
 ///
 /// let users = try await network.send(ListUsersRequest())  // carries the token; refreshed on a 401
 /// try await keychain.save(await auth.credential)           // keep what the last refresh produced
+/// await auth.signOut()                                     // the next request logs in afresh
 /// ```
 ///
 /// What it does for each request that does not opt out with ``RequiresAuthentication``:
+/// - Only a request to the network's base URL origin (scheme, host and port) or to one of
+///   `additionalOrigins` is authenticated. Any other request, such as an absolute URL to a CDN,
+///   goes out untouched: no credential, no refresh on its 401.
 /// - Before every attempt it applies the current credential. When there is none yet, or
 ///   ``Authenticator/needsRefresh(_:)`` says it is due, or a refresh is already running, the
 ///   request waits for that refresh first.
@@ -19,12 +25,18 @@
 ///   a refresh. A send is retried this way once; if the renewed credential is rejected too, the
 ///   rejection reaches the caller as ``NetworkError/unacceptableStatusCode(_:)``.
 /// - A failed refresh fails every request waiting for it with the authenticator's error,
-///   unchanged; the next request tries again. More than `maximumRefreshes` refreshes within the
-///   window fail with ``AuthenticationError/excessiveRefresh(count:window:)`` instead.
+///   unchanged; the next request tries again. When `maximumRefreshes` refreshed credentials were
+///   rejected within the window, refreshes stop for the rest of it and sends that need one fail
+///   with ``AuthenticationError/excessiveRefresh(count:window:)``.
 /// - Cancelling a request that waits for a refresh ends that request only; the refresh goes on.
+/// - A request sent from inside ``Authenticator/refresh(_:)`` leaves the network's admission queue
+///   before every other, because every request waiting for the credential waits for it too. If it
+///   requires authentication itself, it fails at once with
+///   ``AuthenticationError/authenticatedRequestDuringRefresh`` instead of waiting for ever.
 public final class AuthenticatingAction<A: Authenticator>: RequestWillBeginAction, ResponseCompletedAction {
     private let authenticator: A
     private let store: CredentialStore<A>
+    private let additionalOrigins: Set<Origin>
 
     /// Creates an action that authenticates with `authenticator`.
     ///
@@ -32,35 +44,76 @@ public final class AuthenticatingAction<A: Authenticator>: RequestWillBeginActio
     ///   - authenticator: Applies and refreshes the credential.
     ///   - credential: A credential to start with, such as one saved from an earlier session;
     ///     `nil` makes the first request refresh (log in) first.
-    ///   - maximumRefreshes: How many refreshes may start within `window`; one more fails with
+    ///   - maximumRefreshes: How many refreshed credentials may turn out unusable (rejected by the
+    ///     server, or due at once) within `window` before refreshes stop for the rest of it with
     ///     ``AuthenticationError/excessiveRefresh(count:window:)``, so that a server rejecting every
-    ///     credential cannot drive an endless refresh loop.
+    ///     credential cannot drive an endless refresh loop. Failed refreshes do not count.
     ///   - window: The span of time `maximumRefreshes` applies to.
-    public init(
+    ///   - additionalOrigins: Origins besides the network's base URL's that get the credential,
+    ///     such as `https://upload.example.com` (only their scheme, host and port count).
+    ///   - refreshTimeout: How long a refresh may take; past it the refresh is cancelled, every
+    ///     request waiting for it fails with ``AuthenticationError/refreshTimedOut(after:)``, its
+    ///     result is never used, and the next request starts a new refresh. `nil`, the default,
+    ///     waits as long as the refresh takes.
+    ///   - clock: The clock `window` is measured with; tests can pass one they advance themselves.
+    public init<C: Clock>(
         authenticator: A,
         credential: A.Credential? = nil,
         maximumRefreshes: Int = 3,
-        within window: Duration = .seconds(30)
-    ) {
+        within window: Duration = .seconds(30),
+        additionalOrigins: [URL] = [],
+        refreshTimeout: Duration? = nil,
+        clock: C = ContinuousClock()
+    ) where C.Duration == Duration {
         self.authenticator = authenticator
+        self.additionalOrigins = Set(additionalOrigins.compactMap(Origin.init))
         self.store = CredentialStore(
-            authenticator: authenticator, credential: credential, maximumRefreshes: maximumRefreshes, window: window)
+            authenticator: authenticator,
+            credential: credential,
+            refreshTimeout: refreshTimeout,
+            limiter: RefreshLimiter(maximum: maximumRefreshes, window: window, clock: clock))
     }
 
-    /// The current credential: the initial one or the latest refresh's, for example to save it.
+    /// The current credential: the initial one, the latest refresh's, or the one reset to; for
+    /// example to save it.
     public var credential: A.Credential? {
         get async { await store.credential }
     }
 
+    /// Replaces the credential for a new identity, such as after switching user; `nil` makes the
+    /// next request log in afresh.
+    ///
+    /// A refresh that is running is cancelled and its result is never installed; the requests
+    /// waiting for it fail with ``AuthenticationError/credentialReset``, as does a send that
+    /// carried the previous credential when it would be retried. No request made for the previous
+    /// user is sent with the new credential. The refresh limit starts afresh. Responses stored for
+    /// the previous user are not touched: clear the user's storage partition too.
+    public func resetCredential(to credential: A.Credential?) async {
+        await store.reset(to: credential)
+    }
+
+    /// Signs out: forgets the credential, so that the next request logs in afresh. The same as
+    /// ``resetCredential(to:)`` with `nil`; clear the user's storage partition too.
+    public func signOut() async {
+        await store.reset(to: nil)
+    }
+
     /// Applies the current credential, refreshing it first when it is missing or due, and notes on
     /// the request which credential it carries.
+    ///
+    /// - Throws: ``AuthenticationError/authenticatedRequestDuringRefresh`` for a request sent
+    ///   from inside this action's own refresh; otherwise what waiting for the credential throws.
     public func requestWillBegin(_ request: NetworkRequest) async throws -> NetworkRequest {
-        guard request.customProperties.requiresAuthentication else { return request }
-        let issued = try await store.usableCredential()
+        guard request.customProperties.requiresAuthentication, authenticates(request) else { return request }
+        guard !RefreshMarker.refreshingStores.contains(ObjectIdentifier(store)) else {
+            throw AuthenticationError.authenticatedRequestDuringRefresh
+        }
+        // The properties still hold what the previous attempt of this send carried, if any.
+        let previous = request.customProperties[AppliedCredentialGeneration.self]
+        let issued = try await store.usableCredential(previousGeneration: previous)
         var request = request
         authenticator.apply(issued.credential, to: &request)
-        // The properties still hold what the previous attempt of this send carried, if any.
-        if let previous = request.customProperties[AppliedCredentialGeneration.self], previous < issued.generation {
+        if let previous, previous < issued.generation {
             request.customProperties[CredentialRenewalCount.self] += 1
         }
         request.customProperties[AppliedCredentialGeneration.self] = issued.generation
@@ -72,10 +125,20 @@ public final class AuthenticatingAction<A: Authenticator>: RequestWillBeginActio
     public func responseCompleted(request: NetworkRequest, response: NetworkResponse) async throws -> ResponseDecision {
         guard request.customProperties.requiresAuthentication,
             let generation = request.customProperties[AppliedCredentialGeneration.self],
-            request.customProperties[CredentialRenewalCount.self] == 0,
             authenticator.isAuthenticationFailure(response, for: request)
         else { return .proceed(response) }
+        guard request.customProperties[CredentialRenewalCount.self] == 0 else {
+            await store.noteRejection(of: generation)
+            return .proceed(response)
+        }
         try await store.replaceCredential(rejectedGeneration: generation)
         return .retry
+    }
+
+    /// Whether `request` goes to an origin that may see the credential: the base URL's of the
+    /// network sending it, or one of `additionalOrigins`.
+    private func authenticates(_ request: NetworkRequest) -> Bool {
+        guard let origin = Origin(request.url) else { return false }
+        return origin == Origin(request.customProperties[NetworkBaseURL.self]) || additionalOrigins.contains(origin)
     }
 }

@@ -26,7 +26,9 @@
 ///
 /// If ``refresh(_:)`` sends its own request through the same network, mark that request with
 /// `customProperties[RequiresAuthentication.self] = false`: otherwise it would wait for the very
-/// refresh it is part of.
+/// refresh it is part of, so it fails at once with
+/// ``AuthenticationError/authenticatedRequestDuringRefresh``. Requests sent from inside
+/// `refresh(_:)` leave the admission queue before all others.
 public protocol Authenticator: Sendable {
     /// What proves who the caller is; it crosses tasks, so it must be `Sendable`.
     associatedtype Credential: Sendable

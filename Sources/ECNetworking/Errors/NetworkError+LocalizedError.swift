@@ -36,6 +36,8 @@ extension NetworkError: LocalizedError {
             "The action \(action) implements neither its async nor its completion-handler method."
         case .cancelled:
             "The request was cancelled."
+        case .invalidated:
+            "The request was not sent: its network was invalidated and sends nothing any more."
         }
     }
 

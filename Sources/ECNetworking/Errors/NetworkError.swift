@@ -47,6 +47,9 @@ public enum NetworkError: Error, Sendable {
     case actionNotImplemented(action: String)
     /// The send was cancelled: by its task, its `Cancellable`, or while queued or in an action.
     case cancelled
+    /// The network (or the transport) was invalidated before the send started, so it sends
+    /// nothing any more; create a new one. See ``URLSessionNetwork/invalidate()``.
+    case invalidated
 
     /// The response this error carries, if any.
     public var response: NetworkResponse? {

@@ -17,10 +17,22 @@ import Foundation
 /// under ``NetworkConfiguration/maximumConcurrentRequests``; began actions; the transport;
 /// response-began actions; completed actions (which may ask for a retry, going back to will-begin);
 /// validation of the status; decoding. It keeps one session for its whole life.
+///
+/// Lifetime: like a `URLSession`, a network lives until you let it go, and an action that holds
+/// the network (an authenticator that logs in through it) keeps it alive for ever. Call
+/// ``invalidate()`` (or ``finishSendsAndInvalidate()``) when you are done with it: it ends the
+/// sends in flight, drops the actions, and releases the transport the network created. A network
+/// that is merely released (no send in flight can hold it, and no action holds it) releases its
+/// own transport too, letting any task still on it finish first. A session you passed in is
+/// yours: the network never invalidates it, just as a `URLSession` leaves its delegate alone.
 public final class URLSessionNetwork: Network {
     /// The configuration it was created with.
     public let configuration: NetworkConfiguration
     let session: any Session
+    /// The transport the network created for itself, which only it may invalidate; `nil` when the
+    /// session was passed in.
+    private let ownedTransport: URLSessionTransport?
+    private let invalidation = LockedState(false)
     let actions: ActionRegistry
     let admission: AdmissionController?
     let loggingAction: LoggingAction?
@@ -33,15 +45,26 @@ public final class URLSessionNetwork: Network {
     /// ``NetworkConfiguration/maximumResponseSize`` as its bytes arrive.
     public init(configuration: NetworkConfiguration, session: (any Session)? = nil) {
         self.configuration = configuration
-        self.session =
-            session
-            ?? URLSessionTransport(
+        if let session {
+            self.session = session
+            self.ownedTransport = nil
+        } else {
+            let transport = URLSessionTransport(
                 configuration: .default,
                 redirectPolicy: configuration.redirectPolicy,
                 maximumResponseSize: configuration.maximumResponseSize)
+            self.session = transport
+            self.ownedTransport = transport
+        }
         self.loggingAction = configuration.logging ? LoggingAction(options: configuration.loggingOptions) : nil
         self.actions = ActionRegistry(trailingAction: loggingAction)
         self.admission = configuration.maximumConcurrentRequests.map(AdmissionController.init(limit:))
+    }
+
+    /// Lets the transport the network created finish what it still has and release its session,
+    /// delegate and connections (a `URLSession` keeps them until it is invalidated).
+    deinit {
+        ownedTransport?.invalidate()
     }
 
     /// Adds an action after those already added (and before the logging action) at every stage it
@@ -79,6 +102,57 @@ public final class URLSessionNetwork: Network {
     /// Cancels every send in progress of one request type; each ends with ``NetworkError/cancelled``.
     public func cancelAll<R: Request>(of requestType: R.Type) {
         activeSends.cancel(requestType: ObjectIdentifier(requestType))
+    }
+
+    /// Ends the network's work for good, like `URLSession.invalidateAndCancel()`: cancels every
+    /// send in progress (each ends with ``NetworkError/cancelled``), drops the actions (breaking a
+    /// cycle through an action that holds the network), and invalidates the transport the network
+    /// created, closing its connections. Every later send fails at once with
+    /// ``NetworkError/invalidated``, sending nothing. Calling it again does nothing.
+    ///
+    /// A session passed to ``init(configuration:session:)`` is left alone: it is yours to
+    /// invalidate. When a user signs out, clear what belongs to them as well: the credential
+    /// (``AuthenticatingAction/signOut()``) and the user's storage partition.
+    public func invalidate() {
+        guard markInvalidated() else { return }
+        cancelAll()
+        releaseResources()
+    }
+
+    /// Ends the network's work for good once the sends in progress have ended, like
+    /// `URLSession.finishTasksAndInvalidate()`: sends started after this call fail at once with
+    /// ``NetworkError/invalidated`` (a login an action starts for a send in progress included),
+    /// those in progress run to their end, and then the actions are dropped and the transport the
+    /// network created is invalidated. Returns when that is done.
+    public func finishSendsAndInvalidate() async {
+        guard markInvalidated() else { return }
+        for await count in activeSends.updates() where count == 0 { break }
+        releaseResources()
+    }
+
+    /// Sets the invalidated flag; returns whether this call set it.
+    private func markInvalidated() -> Bool {
+        invalidation.withLock { isInvalidated in
+            defer { isInvalidated = true }
+            return !isInvalidated
+        }
+    }
+
+    private func releaseResources() {
+        actions.removeAll()
+        ownedTransport?.invalidate()
+    }
+
+    /// Fails a send that starts after ``invalidate()``. The send checks after it has registered
+    /// as active, and `invalidate()` sets the flag before it cancels the active sends, so a send
+    /// is either cancelled or sees the flag.
+    func ensureNotInvalidated() throws {
+        if isInvalidated { throw NetworkError.invalidated }
+    }
+
+    /// Whether ``invalidate()`` or ``finishSendsAndInvalidate()`` has been called.
+    var isInvalidated: Bool {
+        invalidation.withLock { $0 }
     }
 
     /// The number of sends in progress: started and not yet ended, queued ones included.

@@ -41,6 +41,17 @@ final class ActionRegistry: Sendable {
         }
     }
 
+    /// Drops every action but the trailing one, so that an invalidated network no longer keeps
+    /// them, or what they hold, alive; sends in progress keep the snapshot they took.
+    func removeAll() {
+        userActions.withLock { user in
+            user = ActionStages()
+            var snapshot = ActionStages()
+            if let trailingAction { snapshot.append(trailingAction) }
+            snapshotState.withLock { $0 = snapshot }
+        }
+    }
+
     var snapshot: ActionStages {
         snapshotState.withLock { $0 }
     }

@@ -13,9 +13,15 @@ extension URLSessionNetwork {
         priority: RequestPriority,
         context: inout SendContext
     ) async throws -> NetworkResponse {
+        // Authentication keeps credentials on the base URL's origin, and lets a login sent from
+        // inside a refresh leave the queue first.
+        var request = request
+        request.customProperties[NetworkBaseURL.self] = configuration.baseURL
+        let priority = RefreshMarker.priority(for: priority)
         do {
             return try await activeSends.track(requestType) {
-                try await performAttempts(request, priority: priority, context: &context)
+                try ensureNotInvalidated()
+                return try await performAttempts(request, priority: priority, context: &context)
             }
         } catch {
             // Every form of cancellation reaches the caller as one error, however it surfaced.

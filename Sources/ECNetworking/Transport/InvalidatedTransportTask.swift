@@ -14,10 +14,10 @@ final class InvalidatedTransportTask: SessionTask {
         self.completion = LockedState(completion)
     }
 
-    /// Fails with ``NetworkError/invalidRequest(reason:)``: nothing can go on the wire, and a retry
-    /// would fail the same way.
+    /// Fails with ``NetworkError/invalidated``: nothing can go on the wire, and a retry would fail
+    /// the same way.
     func resume() {
-        finish(with: NetworkError.invalidRequest(reason: "The transport was invalidated; it sends nothing."))
+        finish(with: NetworkError.invalidated)
     }
 
     /// Fails with `URLError(.cancelled)`, like any other cancelled task.

@@ -20,9 +20,11 @@ import Foundation
 ///
 /// Lifetime: the `URLSession` keeps a strong reference to its delegate until it is invalidated,
 /// and this transport never invalidates it on its own, because short-lived sessions crash in
-/// libcurl's teardown on Linux. The session, its delegate and its connections therefore live until
-/// ``invalidate()`` is called, even after the transport is released. Create one transport for a
-/// network and keep it for the network's whole life, as ``URLSessionNetwork`` does with its session.
+/// libcurl's teardown on Linux. On Apple platforms the session, its delegate and its connections
+/// therefore live until ``invalidate()`` is called, even after the transport is released. Create
+/// one transport for a network and keep it for the network's whole life; ``URLSessionNetwork``
+/// invalidates the transport it created itself when it is invalidated or released, never one
+/// passed in.
 ///
 /// Completions run on the transport's serial completion queue (a cancellation's on the thread that
 /// cancels), so they should return quickly.
@@ -70,7 +72,7 @@ public final class URLSessionTransport: Session {
     ///
     /// Resume or cancel every task: like a `URLSession` task, one dropped without either is kept
     /// until the transport is invalidated. After ``invalidate()`` the task fails with
-    /// ``NetworkError/invalidRequest(reason:)`` when resumed, without reaching the session.
+    /// ``NetworkError/invalidated`` when resumed, without reaching the session.
     public func dataTask(
         for request: URLRequest,
         completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void

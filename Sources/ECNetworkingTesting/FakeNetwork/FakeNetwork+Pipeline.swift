@@ -20,6 +20,7 @@ extension FakeNetwork {
     ) async throws -> Value {
         do {
             var request = built
+            request.customProperties[NetworkBaseURL.self] = baseURL
             var attempts = 0
             attemptLoop: while true {
                 try Task.checkCancellation()

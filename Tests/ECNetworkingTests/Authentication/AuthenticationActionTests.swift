@@ -113,7 +113,8 @@ struct AuthenticationActionTests {
         #expect(authenticator.refreshes.count == 3)
     }
 
-    @Test("more refreshes than allowed within the window fail with excessiveRefresh, without refreshing")
+    @Test(
+        "refreshed credentials found due at once count toward the limit; past it, excessiveRefresh without refreshing")
     func excessiveRefresh() async throws {
         let session = MockSession()
         session.stub(with: MockResponse(statusCode: 204))
@@ -137,6 +138,8 @@ struct AuthenticationActionTests {
     @Test("excessiveRefresh describes itself")
     func excessiveRefreshDescription() {
         let error = AuthenticationError.excessiveRefresh(count: 3, window: .seconds(30))
-        #expect(error.errorDescription?.contains("3 times") == true)
+        #expect(error.errorDescription?.contains("3 refreshed credentials were unusable") == true)
+        #expect(error.errorDescription?.contains("30.0 seconds") == true)
+        #expect(error.errorDescription?.contains("still rejected") == false)
     }
 }

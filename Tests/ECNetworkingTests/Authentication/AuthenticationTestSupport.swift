@@ -59,16 +59,21 @@ final class RefreshFailure: Error, Sendable {}
 
 /// A one-way barrier a refresh waits behind until the test opens it.
 final class Gate: @unchecked Sendable {
-    // Safe because `isOpen` is only touched while `lock` is held.
+    // Safe because `openState` is only touched while `lock` is held.
     private let lock = NSLock()
-    private var isOpen = false
+    private var openState = false
 
     func open() {
-        lock.withLock { isOpen = true }
+        lock.withLock { openState = true }
+    }
+
+    /// Whether ``open()`` has been called.
+    var isOpen: Bool {
+        lock.withLock { openState }
     }
 
     func wait() async throws {
-        try await waitUntil { self.lock.withLock { self.isOpen } }
+        try await waitUntil { self.isOpen }
     }
 }
 
@@ -94,4 +99,42 @@ func makeAuthenticatedNetwork(
     let network = makeNetwork(session: session) { $0.coalescesIdenticalRequests = false }
     network.add(action: action)
     return network
+}
+
+/// A clock that stands still until the test advances it, so a test of a time window need not wait.
+final class ManualClock: Clock, @unchecked Sendable {
+    // Safe because `current` is only touched while `lock` is held.
+    struct Instant: InstantProtocol {
+        var offset: Duration
+
+        func advanced(by duration: Duration) -> Instant {
+            Instant(offset: offset + duration)
+        }
+
+        func duration(to other: Instant) -> Duration {
+            other.offset - offset
+        }
+
+        static func < (lhs: Instant, rhs: Instant) -> Bool {
+            lhs.offset < rhs.offset
+        }
+    }
+
+    private let lock = NSLock()
+    private var current = Instant(offset: .zero)
+
+    var now: Instant {
+        lock.withLock { current }
+    }
+
+    var minimumResolution: Duration { .zero }
+
+    /// Moves the time forward by `duration`.
+    func advance(by duration: Duration) {
+        lock.withLock { current = current.advanced(by: duration) }
+    }
+
+    func sleep(until deadline: Instant, tolerance: Duration?) async throws {
+        while now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+    }
 }

@@ -10,9 +10,9 @@ import Foundation
 /// server dependency.
 ///
 /// It listens on a port the system picks, serves each connection on its own thread, answers every
-/// request with what `handler` returns for it, closes the connection after each response, and
-/// records every request's headers. A TLS handshake is answered by closing the connection.
-/// ``stop()`` wakes every blocked thread, which then exits.
+/// request with what `handler` returns for it, closes the connection after each response (unless
+/// created with `keepsConnectionsOpen`), and records every request's headers. A TLS handshake is
+/// answered by closing the connection. ``stop()`` wakes every blocked thread, which then exits.
 final class LoopbackHTTPServer: @unchecked Sendable {
     // `@unchecked` because of the socket and thread code; it is safe because every mutable
     // property lives in `state`, which is only touched while `lock` is held, and the rest are
@@ -58,6 +58,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     let port: Int
     private let listener: Int32
     private let handler: @Sendable (ReceivedRequest) -> Reply
+    private let keepsConnectionsOpen: Bool
     private let lock = NSLock()
     private var state = State()
 
@@ -80,8 +81,10 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         lock.withLock { state.connections.count }
     }
 
-    /// Starts listening; each request is answered with `handler(request)`.
-    init(handler: @escaping @Sendable (ReceivedRequest) -> Reply) throws {
+    /// Starts listening; each request is answered with `handler(request)`. With
+    /// `keepsConnectionsOpen` a connection serves one request after another until the client
+    /// closes it, as a keep-alive server does, so a client that never lets go of it shows.
+    init(keepsConnectionsOpen: Bool = false, handler: @escaping @Sendable (ReceivedRequest) -> Reply) throws {
         #if canImport(Glibc)
             let streamType = Int32(SOCK_STREAM.rawValue)
         #else
@@ -107,6 +110,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         self.listener = listener
         self.port = Int(UInt16(bigEndian: address.sin_port))
         self.handler = handler
+        self.keepsConnectionsOpen = keepsConnectionsOpen
         Thread { [self] in acceptConnections() }.start()
     }
 
@@ -155,28 +159,34 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             lock.withLock { _ = state.connections.remove(connection) }
             close(connection)
         }
-        guard let request = readRequest(from: connection) else { return }
+        while let request = readRequest(from: connection) {
+            guard answer(request, on: connection), keepsConnectionsOpen else { return }
+        }
+    }
+
+    /// Writes the reply to `request`; `false` when the connection must not serve another one.
+    private func answer(_ request: ReceivedRequest, on connection: Int32) -> Bool {
         lock.withLock { state.requests.append(request) }
         switch handler(request) {
         case .response(let status, let headers, let body):
             var allHeaders = headers
             if status != 204 && status != 304 { allHeaders["Content-Length"] = String(body.count) }
-            guard write(head(status: status, headers: allHeaders), to: connection) else { return }
-            _ = write(body, to: connection)
+            return write(head(status: status, headers: allHeaders), to: connection) && write(body, to: connection)
         case .stall(let status, let declaredLength, let prefix):
             let headers = ["Content-Length": String(declaredLength)]
             guard write(head(status: status, headers: headers), to: connection), write(prefix, to: connection)
-            else { return }
+            else { return false }
             // Waits until the client closes the connection (or `stop()` shuts it down).
             var buffer = [UInt8](repeating: 0, count: 1_024)
             while recv(connection, &buffer, buffer.count, 0) > 0 {}
+            return false
         }
     }
 
     private func head(status: Int, headers: [String: String]) -> Data {
         var text = "HTTP/1.1 \(status) \(status < 300 ? "OK" : status < 400 ? "Redirect" : "Error")\r\n"
         for (name, value) in headers.sorted(by: { $0.key < $1.key }) { text += "\(name): \(value)\r\n" }
-        text += "Connection: close\r\n\r\n"
+        text += keepsConnectionsOpen ? "\r\n" : "Connection: close\r\n\r\n"
         return Data(text.utf8)
     }
 

@@ -276,8 +276,8 @@ struct URLSessionTransportTests {
         transport.invalidate()
         let result = try await transport.get("hello", on: server)
 
-        guard case .invalidRequest? = result.networkError else {
-            Issue.record("expected invalidRequest, got \(String(describing: result.error))")
+        guard case .invalidated? = result.networkError else {
+            Issue.record("expected invalidated, got \(String(describing: result.error))")
             return
         }
         #expect(server.requests.count == 1)
