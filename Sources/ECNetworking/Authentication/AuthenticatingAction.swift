@@ -64,6 +64,9 @@ public final class AuthenticatingAction<A: Authenticator>: RequestWillBeginActio
             request.customProperties[CredentialRenewalCount.self] += 1
         }
         request.customProperties[AppliedCredentialGeneration.self] = issued.generation
+        if let partition = authenticator.storagePartition(for: issued.credential) {
+            request.customProperties[StoragePartition.self] = partition
+        }
         return request
     }
 
@@ -77,5 +80,14 @@ public final class AuthenticatingAction<A: Authenticator>: RequestWillBeginActio
         else { return .proceed(response) }
         try await store.replaceCredential(rejectedGeneration: generation)
         return .retry
+    }
+}
+
+extension AuthenticatingAction: StoragePartitioningAction {
+    /// Tells a send through a ``ResponseStore``, before it reads the store, that a request needing
+    /// authentication will carry the current credential, in the partition the authenticator names.
+    public func storageIdentity(for request: NetworkRequest) async -> StorageIdentity {
+        guard request.customProperties.requiresAuthentication else { return .unchanged }
+        return .credential(partition: await credential.flatMap { authenticator.storagePartition(for: $0) })
     }
 }
