@@ -23,8 +23,9 @@ extension URLSessionNetwork {
     /// credential without a partition never touches the store. A response is not stored when it
     /// says `Cache-Control: no-store` (the entry it replaces is removed too), when it says
     /// `private` and the request has no partition, when it says `Vary: *`, or when the request, as
-    /// sent, names another partition than the one read (the credential changed meanwhile). An
-    /// entry whose `Vary` headers had other values than the request's does not answer it.
+    /// sent, names another partition than the one read (someone else signed in meanwhile; such a
+    /// request is not sent the entry's validators either). An entry whose `Vary` headers had other
+    /// values than the request's does not answer it.
     ///
     /// - Throws: what ``send(_:priority:)`` throws, unless `policy` serves the stored response
     ///   instead.
@@ -177,9 +178,10 @@ extension URLSessionNetwork {
         await storage.store(entry, for: key)
     }
 
-    /// Asks the network, conditionally when `stored` has validators. If a 304 confirms a stored
-    /// body that no longer decodes (the entry is dropped), or comes to a request whose identity
-    /// changed since the store was read, the request is sent again without conditions, once.
+    /// Asks the network, conditionally when `stored` has validators and the request, after its
+    /// will-begin actions, still belongs to the entry's partition. If a 304 confirms a stored body
+    /// that no longer decodes, the entry is dropped and the request sent again without conditions,
+    /// once.
     private func fetch<R: StorableRequest>(
         _ request: R,
         built: StorableNetworkRequest,
@@ -187,16 +189,17 @@ extension URLSessionNetwork {
         storage: any ResponseStore,
         priority: RequestPriority
     ) async throws -> StoredValue<R.Response> {
-        if let stored {
+        if let stored, stored.hasValidators {
+            // The validators go on after the will-begin actions, and only if the request is still
+            // this partition's (see `applyPendingRevalidation`).
             var conditional = built.request
-            if conditional.makeConditional(
-                on: stored, defaultAcceptableStatusCodes: configuration.acceptableStatusCodes)
-            {
-                let value = try await exchange(
-                    request, networkRequest: conditional, built: built, stored: stored, storage: storage,
-                    priority: priority)
-                if let value { return value }
-            }
+            conditional.customProperties[PendingRevalidation.Key.self] = PendingRevalidation(
+                stored: stored, defaultAcceptableStatusCodes: configuration.acceptableStatusCodes,
+                belongsToEntry: { [built] in built.keepsIdentity($0) })
+            let value = try await exchange(
+                request, networkRequest: conditional, built: built, stored: stored, storage: storage,
+                priority: priority)
+            if let value { return value }
         }
         guard
             let value = try await exchange(
@@ -211,9 +214,10 @@ extension URLSessionNetwork {
     }
 
     /// One network send through every stage: decodes and stores a 2xx answer, or decodes the
-    /// stored body confirmed by a 304. Returns `nil` only when that 304 cannot vouch for the
-    /// stored body: the body no longer decodes (the entry is removed), or the request went out
-    /// with another identity than the one whose entry it revalidated.
+    /// stored body confirmed by a 304 to a request made conditional on it. Returns `nil` only when
+    /// that 304 cannot vouch for the stored body: the body no longer decodes (the entry is
+    /// removed), or the request went out with another identity than the one whose entry it
+    /// revalidated (which the pipeline already prevents by not making it conditional).
     private func exchange<R: StorableRequest>(
         _ request: R,
         networkRequest: NetworkRequest,
@@ -229,7 +233,7 @@ extension URLSessionNetwork {
             let sent = response.request ?? networkRequest
             let value: R.Response
             let entry: StoredResponse?
-            if let stored, response.statusCode == 304 {
+            if let stored, response.statusCode == 304, sent.customProperties[PendingRevalidation.Applied.self] {
                 // Another identity's 304 says nothing about the body this partition stored.
                 guard built.keepsIdentity(sent) else { return nil }
                 let refreshed = stored.refreshed(by: response)
