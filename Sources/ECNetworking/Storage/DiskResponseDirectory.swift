@@ -75,14 +75,20 @@ final class DiskResponseDirectory: Sendable {
     /// id, a query). A key of a partition gets its partition's digest as a prefix, so the
     /// partition's files can be found without reading them.
     static func fileName(for key: String) -> String {
+        fileName(for: key, digest: StoredResponseEnvelope.keyDigest(key))
+    }
+
+    /// ``fileName(for:)`` from the key's digest, when it is at hand already.
+    static func fileName(for key: String, digest: [UInt8]) -> String {
         let partition = StoragePartition.digest(ofKey: key).map { $0 + "-" } ?? ""
-        return partition + SHA256.hexadecimalHash(key, byteCount: 16) + "." + entryExtension
+        return partition + SHA256.hexadecimal(digest.prefix(16)) + "." + entryExtension
     }
 
     /// Reads the entry for `key` and marks it used. A damaged, truncated or implausible file is
     /// removed; a file that holds another key (the two keys' names collide) is left for that key.
     func read(_ key: String) -> StoredResponse? {
-        let name = Self.fileName(for: key)
+        let digest = StoredResponseEnvelope.keyDigest(key)
+        let name = Self.fileName(for: key, digest: digest)
         let file = url.appendingPathComponent(name, isDirectory: false)
         return index.withLock { index in
             // A file missing from the index may still have been written by another process.
@@ -95,7 +101,7 @@ final class DiskResponseDirectory: Sendable {
                 index.remove(name)
                 return nil
             }
-            guard entry.keyDigest == StoredResponseEnvelope.keyDigest(key) else { return nil }
+            guard entry.keyDigest == digest else { return nil }
             index.insert((), cost: data.count, for: name)
             // The modification date keeps the order of use for the index built at the next launch.
             FileSystemCalls.touch(file.path)
@@ -107,8 +113,8 @@ final class DiskResponseDirectory: Sendable {
     /// reader sees the old entry or the new one, never half of one), then removes the least
     /// recently used entries until the directory is within `budget`. Contents larger than the
     /// budget are not written, and the old entry goes: it is no longer the current response.
-    func write(_ contents: Data, for key: String, budget: Int) {
-        let name = Self.fileName(for: key)
+    func write(_ contents: Data, for key: String, digest: [UInt8], budget: Int) {
+        let name = Self.fileName(for: key, digest: digest)
         let file = url.appendingPathComponent(name, isDirectory: false)
         // A random name cannot be guessed and planted in advance, and keeps another process's
         // temporary file apart.
@@ -189,6 +195,15 @@ final class DiskResponseDirectory: Sendable {
         }
     }
 
+    /// Whether `name` has the shape ``fileName(for:)`` gives: a key digest, optionally after a
+    /// partition digest and a dash, each 32 hexadecimal digits.
+    private static func isCurrentEntryName(_ name: String) -> Bool {
+        let stem = name.dropLast(entryExtension.count + 1)
+        let parts = stem.split(separator: "-", omittingEmptySubsequences: false)
+        return (1...2).contains(parts.count)
+            && parts.allSatisfy { $0.count == 32 && $0.allSatisfy { $0.isHexDigit && !$0.isUppercase } }
+    }
+
     /// The index of the entries already in `directory`, in order of modification; removes
     /// temporary files left behind by a crash.
     private static func scan(_ directory: URL) -> LeastRecentlyUsedList<Void> {
@@ -200,6 +215,10 @@ final class DiskResponseDirectory: Sendable {
             let values = try? file.resourceValues(forKeys: keys)
             let modified = values?.contentModificationDate ?? .distantPast
             switch file.pathExtension {
+            case entryExtension where !isCurrentEntryName(file.lastPathComponent):
+                // Written by an older version, which kept the plain key (query included) in the
+                // file: it can never be read again, so it goes now rather than when evicted.
+                try? FileManager.default.removeItem(at: file)
             case entryExtension:
                 entries.append((file.lastPathComponent, modified, values?.fileSize ?? 0))
             case temporaryExtension where -modified.timeIntervalSinceNow > abandonedTemporaryAge:
@@ -267,17 +286,24 @@ private enum FileSystemCalls {
         let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard descriptor >= 0 else { throw currentError() }
         defer { _ = close(descriptor) }
-        var contents = Data()
-        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw currentError() }
+        // One read of the size the file has now; a file that changed size meanwhile fails its
+        // length check when decoded.
+        var contents = Data(count: Int(info.st_size))
+        var offset = 0
+        while offset < contents.count {
+            let count = contents.withUnsafeMutableBytes { buffer in
+                read(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            }
             if count < 0 {
                 guard errno == EINTR else { throw currentError() }
                 continue
             }
-            if count == 0 { return contents }
-            contents.append(contentsOf: buffer[0..<count])
+            if count == 0 { break }
+            offset += count
         }
+        return contents.prefix(offset)
     }
 
     /// Renames `source` to `destination`, replacing it in one step, so a reader opens either the

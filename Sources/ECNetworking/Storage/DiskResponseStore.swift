@@ -60,8 +60,9 @@ public final class DiskResponseStore: ResponseStore {
     /// directory is within the budget.
     public func store(_ response: StoredResponse, for key: String) async {
         // Encoding happens before taking the directory's lock, so other stores wait only for the I/O.
-        let contents = StoredResponseEnvelope.encode(response, key: key)
-        shared.write(contents, for: key, budget: byteBudget)
+        let digest = StoredResponseEnvelope.keyDigest(key)
+        let contents = StoredResponseEnvelope.encode(response, keyDigest: digest)
+        shared.write(contents, for: key, digest: digest, budget: byteBudget)
     }
 
     /// Removes the response stored under `key`, if any.

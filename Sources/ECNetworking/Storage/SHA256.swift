@@ -23,53 +23,95 @@ enum SHA256 {
     ]
 
     /// The 32-byte digest of `bytes`.
+    ///
+    /// Written over raw buffers: keys are hashed on every read and write of a disk store, and
+    /// array bounds and uniqueness checks would make that several times slower in debug builds.
     static func hash(_ bytes: some Collection<UInt8>) -> [UInt8] {
-        var message = Array(bytes)
-        let bitLength = UInt64(message.count) &* 8
-        message.append(0x80)
-        while message.count % 64 != 56 { message.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) {
-            message.append(UInt8(truncatingIfNeeded: bitLength >> UInt64(shift)))
+        let length = bytes.count
+        // The message, a 0x80 byte, zeros, and the 64-bit length fill whole 64-byte blocks.
+        let paddedLength = (length + 8) / 64 * 64 + 64
+        let message = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: paddedLength)
+        defer { message.deallocate() }
+        _ = message.initialize(from: bytes)
+        message.baseAddress!.advanced(by: length).initialize(repeating: 0, count: paddedLength - length)
+        message[length] = 0x80
+        let bitLength = UInt64(length) &* 8
+        for index in 0..<8 {
+            message[paddedLength - 1 - index] = UInt8(truncatingIfNeeded: bitLength >> UInt64(index * 8))
         }
 
-        var state = initialState
-        var schedule = [UInt32](repeating: 0, count: 64)
-        for blockStart in stride(from: 0, to: message.count, by: 64) {
-            for index in 0..<16 {
-                let offset = blockStart + index * 4
-                schedule[index] =
-                    UInt32(message[offset]) << 24 | UInt32(message[offset + 1]) << 16
-                    | UInt32(message[offset + 2]) << 8 | UInt32(message[offset + 3])
+        let state = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: 8)
+        defer { state.deallocate() }
+        _ = state.initialize(from: initialState)
+        let schedule = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: 64)
+        defer { schedule.deallocate() }
+        roundConstants.withUnsafeBufferPointer { constants in
+            for blockStart in stride(from: 0, to: paddedLength, by: 64) {
+                compress(message.baseAddress! + blockStart, state: state, schedule: schedule, constants: constants)
             }
-            for index in 16..<64 {
-                let early = schedule[index - 15]
-                let late = schedule[index - 2]
-                let sigma0 = rotateRight(early, 7) ^ rotateRight(early, 18) ^ (early >> 3)
-                let sigma1 = rotateRight(late, 17) ^ rotateRight(late, 19) ^ (late >> 10)
-                schedule[index] = schedule[index - 16] &+ sigma0 &+ schedule[index - 7] &+ sigma1
-            }
-            var (a, b, c, d, e, f, g, h) = (
-                state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7]
-            )
-            for index in 0..<64 {
-                let sum1 = rotateRight(e, 6) ^ rotateRight(e, 11) ^ rotateRight(e, 25)
-                let choice = (e & f) ^ (~e & g)
-                let temporary1 = h &+ sum1 &+ choice &+ roundConstants[index] &+ schedule[index]
-                let sum0 = rotateRight(a, 2) ^ rotateRight(a, 13) ^ rotateRight(a, 22)
-                let majority = (a & b) ^ (a & c) ^ (b & c)
-                let temporary2 = sum0 &+ majority
-                (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temporary1, c, b, a, temporary1 &+ temporary2)
-            }
-            state[0] = state[0] &+ a
-            state[1] = state[1] &+ b
-            state[2] = state[2] &+ c
-            state[3] = state[3] &+ d
-            state[4] = state[4] &+ e
-            state[5] = state[5] &+ f
-            state[6] = state[6] &+ g
-            state[7] = state[7] &+ h
         }
-        return state.flatMap { word in [24, 16, 8, 0].map { UInt8(truncatingIfNeeded: word >> UInt32($0)) } }
+        var digest = [UInt8](repeating: 0, count: 32)
+        for index in 0..<8 {
+            let word = state[index]
+            digest[index * 4] = UInt8(truncatingIfNeeded: word >> 24)
+            digest[index * 4 + 1] = UInt8(truncatingIfNeeded: word >> 16)
+            digest[index * 4 + 2] = UInt8(truncatingIfNeeded: word >> 8)
+            digest[index * 4 + 3] = UInt8(truncatingIfNeeded: word)
+        }
+        return digest
+    }
+
+    /// Mixes one 64-byte block into `state`.
+    private static func compress(
+        _ block: UnsafeMutablePointer<UInt8>,
+        state: UnsafeMutableBufferPointer<UInt32>,
+        schedule: UnsafeMutableBufferPointer<UInt32>,
+        constants: UnsafeBufferPointer<UInt32>
+    ) {
+        for index in 0..<16 {
+            let offset = index * 4
+            schedule[index] =
+                UInt32(block[offset]) << 24 | UInt32(block[offset + 1]) << 16 | UInt32(block[offset + 2]) << 8
+                | UInt32(block[offset + 3])
+        }
+        for index in 16..<64 {
+            let early = schedule[index - 15]
+            let late = schedule[index - 2]
+            let sigma0 = rotateRight(early, 7) ^ rotateRight(early, 18) ^ (early >> 3)
+            let sigma1 = rotateRight(late, 17) ^ rotateRight(late, 19) ^ (late >> 10)
+            schedule[index] = schedule[index - 16] &+ sigma0 &+ schedule[index - 7] &+ sigma1
+        }
+        var a = state[0]
+        var b = state[1]
+        var c = state[2]
+        var d = state[3]
+        var e = state[4]
+        var f = state[5]
+        var g = state[6]
+        var h = state[7]
+        for index in 0..<64 {
+            let sum1 = rotateRight(e, 6) ^ rotateRight(e, 11) ^ rotateRight(e, 25)
+            let choice = (e & f) ^ (~e & g)
+            let temporary1 = h &+ sum1 &+ choice &+ constants[index] &+ schedule[index]
+            let sum0 = rotateRight(a, 2) ^ rotateRight(a, 13) ^ rotateRight(a, 22)
+            let majority = (a & b) ^ (a & c) ^ (b & c)
+            h = g
+            g = f
+            f = e
+            e = d &+ temporary1
+            d = c
+            c = b
+            b = a
+            a = temporary1 &+ sum0 &+ majority
+        }
+        state[0] = state[0] &+ a
+        state[1] = state[1] &+ b
+        state[2] = state[2] &+ c
+        state[3] = state[3] &+ d
+        state[4] = state[4] &+ e
+        state[5] = state[5] &+ f
+        state[6] = state[6] &+ g
+        state[7] = state[7] &+ h
     }
 
     /// The digest of the UTF-8 bytes of `text`.
@@ -79,10 +121,19 @@ enum SHA256 {
 
     /// The first `byteCount` bytes of the digest of `text` as lowercase hexadecimal digits.
     static func hexadecimalHash(_ text: String, byteCount: Int = 32) -> String {
-        hash(text).prefix(byteCount).map { byte in
-            let digits = String(byte, radix: 16)
-            return byte < 16 ? "0" + digits : digits
-        }.joined()
+        hexadecimal(hash(text).prefix(byteCount))
+    }
+
+    /// `bytes` as lowercase hexadecimal digits, two per byte.
+    static func hexadecimal(_ bytes: some Collection<UInt8>) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        var text: [UInt8] = []
+        text.reserveCapacity(bytes.count * 2)
+        for byte in bytes {
+            text.append(digits[Int(byte >> 4)])
+            text.append(digits[Int(byte & 0x0f)])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     private static func rotateRight(_ value: UInt32, _ count: UInt32) -> UInt32 {

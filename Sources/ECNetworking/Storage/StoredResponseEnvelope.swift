@@ -43,9 +43,14 @@ enum StoredResponseEnvelope {
 
     /// The file contents for `response` stored under `key`.
     static func encode(_ response: StoredResponse, key: String) -> Data {
+        encode(response, keyDigest: keyDigest(key))
+    }
+
+    /// The file contents for `response` stored under the key whose ``keyDigest(_:)`` is `digest`.
+    static func encode(_ response: StoredResponse, keyDigest digest: [UInt8]) -> Data {
         var payload = Data()
         payload.reserveCapacity(response.byteCount + keyDigestLength + 64 + response.headers.count * 8)
-        payload.append(contentsOf: keyDigest(key))
+        payload.append(contentsOf: digest)
         payload.appendInteger(response.storedAt.timeIntervalSince1970.bitPattern)
         payload.appendInteger(UInt64(bitPattern: Int64(response.statusCode)))
         payload.appendFields(response.headers)

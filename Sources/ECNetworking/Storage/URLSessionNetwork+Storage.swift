@@ -248,7 +248,10 @@ extension URLSessionNetwork {
                 entry = response.isSuccessful ? StoredResponse(response) : nil
             }
             context.timings.decoding = context.elapsed(since: decodingStart)
-            if let entry { await keep(entry, answering: sent, built: built, storage: storage) }
+            // Without the request as sent, its credential and partition are unknown: not stored.
+            if let entry, let sent = response.request {
+                await keep(entry, answering: sent, built: built, storage: storage)
+            }
             return StoredValue(value: value, source: .network)
         }
     }

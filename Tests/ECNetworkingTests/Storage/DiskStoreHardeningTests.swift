@@ -140,6 +140,24 @@ extension StorageTests {
             }
         }
 
+        @Test("entries of the older format, which held plain keys, are removed when the directory is opened")
+        func olderFormatEntriesAreRemoved() async throws {
+            let directory = try Fixtures.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let old = directory.appendingPathComponent("0123456789abcdef.response")
+            try Data("ECRS\u{1}GET https://api.example.com/v1/users?access_token=PLANTED".utf8).write(to: old)
+            let unrelated = directory.appendingPathComponent("notes.txt")
+            try Data("keep me".utf8).write(to: unrelated)
+
+            let store = try DiskResponseStore(directory: directory)
+            await store.store(Fixtures.response(key: "a"), for: StoragePartition("ada").key("a"))
+
+            #expect(!FileManager.default.fileExists(atPath: old.path))
+            #expect(FileManager.default.fileExists(atPath: unrelated.path))
+            let reopened = try DiskResponseStore(directory: directory)
+            #expect(reopened.count == 1)
+        }
+
         @Test("SHA-256 matches the standard's test vectors")
         func sha256Vectors() {
             #expect(

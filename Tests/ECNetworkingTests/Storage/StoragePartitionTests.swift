@@ -272,6 +272,24 @@ extension StorageTests {
             #expect(Fixtures.users(in: await store.storedResponse(for: Fixtures.usersKey)) == Self.adaSecret)
         }
 
+        @Test("a response that no longer says which request it answers is not stored")
+        func responseWithoutRequestIsNotStored() async throws {
+            let (network, _) = makeStubbedNetwork(answering: MockResponse(json: Fixtures.bo))
+            network.add(
+                action: Completed { _, response in
+                    .proceed(
+                        NetworkResponse(
+                            statusCode: response.statusCode, headers: response.headers, body: response.body,
+                            url: response.url, request: nil))
+                })
+            let store = InMemoryResponseStore()
+
+            let result = try await network.send(StorableUsersRequest(), storage: store, policy: .networkOnly)
+
+            #expect(result.value == Fixtures.bo)
+            #expect(store.count == 0)
+        }
+
         @Test("Cache-Control: no-store is never stored, and removes the entry it would replace")
         func noStoreIsNeverStored() async throws {
             let (network, _) = makeStubbedNetwork(
