@@ -48,3 +48,51 @@ struct ReadmeStorageTests {
         #expect(session.recordedRequests.count == 2)
     }
 }
+
+struct AccountToken: Sendable {
+    var userID: String
+    var value: String
+}
+
+struct SignInRequired: Error {}
+
+struct AccountAuthenticator: Authenticator {
+    func apply(_ credential: AccountToken, to request: inout NetworkRequest) {
+        request.headers["Authorization"] = "Bearer \(credential.value)"
+    }
+
+    func refresh(_ credential: AccountToken?) async throws -> AccountToken {
+        throw SignInRequired()
+    }
+
+    func storagePartition(for credential: AccountToken) -> StoragePartition? {
+        StoragePartition(credential.userID)
+    }
+}
+
+@Suite("README: storage partitions")
+struct ReadmeStoragePartitionTests {
+    @Test("an authenticated response is stored in the user's partition and removed on sign-out")
+    func partitions() async throws {
+        let session = MockSession()
+        session.stub(with: MockResponse(jsonObject: [["id": 1, "name": "Tea"]]))
+        let network = URLSessionNetwork(
+            configuration: NetworkConfiguration(baseURL: URL(string: "https://api.example.com")!), session: session)
+        let account = AccountToken(userID: "user-42", value: "secret")
+        network.add(action: AuthenticatingAction(authenticator: AccountAuthenticator(), credential: account))
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(UUID().uuidString)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let disk = try DiskResponseStore(directory: directory)
+
+        _ = try await network.send(CatalogRequest(), storage: disk, policy: .storedIfFresh)
+        let stored = try await network.send(CatalogRequest(), storage: disk, policy: .storedIfFresh)
+        #expect(stored.source == .store)
+
+        await disk.removeAll(in: StoragePartition(account.userID))
+
+        #expect(disk.count == 0)
+        let fetched = try await network.send(CatalogRequest(), storage: disk, policy: .storedIfFresh)
+        #expect(fetched.source == .network)
+        #expect(session.recordedRequests.count == 2)
+    }
+}

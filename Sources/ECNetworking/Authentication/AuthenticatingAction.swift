@@ -117,6 +117,9 @@ public final class AuthenticatingAction<A: Authenticator>: RequestWillBeginActio
             request.customProperties[CredentialRenewalCount.self] += 1
         }
         request.customProperties[AppliedCredentialGeneration.self] = issued.generation
+        if let partition = authenticator.storagePartition(for: issued.credential) {
+            request.customProperties[StoragePartition.self] = partition
+        }
         return request
     }
 
@@ -140,5 +143,14 @@ public final class AuthenticatingAction<A: Authenticator>: RequestWillBeginActio
     private func authenticates(_ request: NetworkRequest) -> Bool {
         guard let origin = Origin(request.url) else { return false }
         return origin == Origin(request.customProperties[NetworkBaseURL.self]) || additionalOrigins.contains(origin)
+    }
+}
+
+extension AuthenticatingAction: StoragePartitioningAction {
+    /// Tells a send through a ``ResponseStore``, before it reads the store, that a request needing
+    /// authentication will carry the current credential, in the partition the authenticator names.
+    public func storageIdentity(for request: NetworkRequest) async -> StorageIdentity {
+        guard request.customProperties.requiresAuthentication else { return .unchanged }
+        return .credential(partition: await credential.flatMap { authenticator.storagePartition(for: $0) })
     }
 }

@@ -52,6 +52,12 @@ public protocol Authenticator: Sendable {
     /// Whether `credential` should be replaced before it is used, for example because it expires
     /// in a moment. The default is `false`: a credential is used until the server rejects it.
     func needsRefresh(_ credential: Credential) -> Bool
+
+    /// The ``StoragePartition`` of the user `credential` belongs to (a user id, not the token,
+    /// which changes on every refresh), so stored responses are kept apart per user. The default
+    /// is `nil`: requests this authenticator signs are then never answered from a
+    /// ``ResponseStore`` nor stored.
+    func storagePartition(for credential: Credential) -> StoragePartition?
 }
 
 extension Authenticator {
@@ -64,5 +70,10 @@ extension Authenticator {
     /// Never asks for a refresh before use; the server's 401 is what triggers one.
     public func needsRefresh(_ credential: Credential) -> Bool {
         false
+    }
+
+    /// Names no partition, which keeps authenticated requests away from any response store.
+    public func storagePartition(for credential: Credential) -> StoragePartition? {
+        nil
     }
 }

@@ -93,6 +93,8 @@ extension URLSessionNetwork {
             }
             if Task.isCancelled { throw NetworkError.cancelled }
         }
+        // A storage send's validators go on only now that the actions have said whose request it is.
+        prepared.applyPendingRevalidation()
         context.request = prepared
         context.timings.willBegin = context.elapsed(since: willBeginStart)
 

@@ -12,6 +12,12 @@ import Foundation
 /// process, with the lock that serialises their reads and writes and the index of its entries in
 /// order of use.
 ///
+/// Only the owner may read it: the directory is created with mode 0700 and every file with 0600,
+/// set explicitly whatever the process's umask. A file is written under a random temporary name
+/// opened with `O_CREAT | O_EXCL | O_NOFOLLOW`, so a file or symbolic link planted in the directory
+/// can neither be predicted nor written through, then renamed into place; entries are read with
+/// `O_NOFOLLOW` too.
+///
 /// Stores over the same directory share one instance (found through a process-wide registry keyed
 /// by the resolved path), so two networks writing the same directory cannot interleave a write
 /// with an eviction or count the budget twice. The index is built from the files on first use:
@@ -37,7 +43,7 @@ final class DiskResponseDirectory: Sendable {
     /// The directory at `url`, created if missing, shared with every other store over it.
     static func shared(at url: URL) throws -> DiskResponseDirectory {
         try registry.withLock { registry in
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            try FileSystemCalls.createPrivateDirectory(at: url)
             let path = url.standardizedFileURL.resolvingSymlinksInPath().path
             if let existing = registry[path]?.get() { return existing }
             registry = registry.filter { $0.value.get() != nil }
@@ -64,20 +70,29 @@ final class DiskResponseDirectory: Sendable {
         index.withLock { $0.count }
     }
 
-    /// The name of the file that holds the entry for `key`: a hash, since a key may be long or
-    /// hold characters a file name cannot.
+    /// The name of the file that holds the entry for `key`: a SHA-256 digest, since a key may be
+    /// long, hold characters a file name cannot, or hold what no file name should show (a user
+    /// id, a query). A key of a partition gets its partition's digest as a prefix, so the
+    /// partition's files can be found without reading them.
     static func fileName(for key: String) -> String {
-        FowlerNollVoHash.hexadecimalHash(key) + "." + entryExtension
+        fileName(for: key, digest: StoredResponseEnvelope.keyDigest(key))
     }
 
-    /// Reads the entry for `key` and marks it used. A damaged or truncated file is removed; a file
-    /// that holds another key (the two keys' hashes collide) is left for that key.
+    /// ``fileName(for:)`` from the key's digest, when it is at hand already.
+    static func fileName(for key: String, digest: [UInt8]) -> String {
+        let partition = StoragePartition.digest(ofKey: key).map { $0 + "-" } ?? ""
+        return partition + SHA256.hexadecimal(digest.prefix(16)) + "." + entryExtension
+    }
+
+    /// Reads the entry for `key` and marks it used. A damaged, truncated or implausible file is
+    /// removed; a file that holds another key (the two keys' names collide) is left for that key.
     func read(_ key: String) -> StoredResponse? {
-        let name = Self.fileName(for: key)
+        let digest = StoredResponseEnvelope.keyDigest(key)
+        let name = Self.fileName(for: key, digest: digest)
         let file = url.appendingPathComponent(name, isDirectory: false)
         return index.withLock { index in
             // A file missing from the index may still have been written by another process.
-            guard let data = try? Data(contentsOf: file) else {
+            guard let data = try? FileSystemCalls.readFile(atPath: file.path) else {
                 index.remove(name)
                 return nil
             }
@@ -86,7 +101,7 @@ final class DiskResponseDirectory: Sendable {
                 index.remove(name)
                 return nil
             }
-            guard entry.key == key else { return nil }
+            guard entry.keyDigest == digest else { return nil }
             index.insert((), cost: data.count, for: name)
             // The modification date keeps the order of use for the index built at the next launch.
             FileSystemCalls.touch(file.path)
@@ -98,13 +113,13 @@ final class DiskResponseDirectory: Sendable {
     /// reader sees the old entry or the new one, never half of one), then removes the least
     /// recently used entries until the directory is within `budget`. Contents larger than the
     /// budget are not written, and the old entry goes: it is no longer the current response.
-    func write(_ contents: Data, for key: String, budget: Int) {
-        let name = Self.fileName(for: key)
+    func write(_ contents: Data, for key: String, digest: [UInt8], budget: Int) {
+        let name = Self.fileName(for: key, digest: digest)
         let file = url.appendingPathComponent(name, isDirectory: false)
-        // Under the lock one write at a time runs in this process; the process identifier keeps
-        // another process's temporary file apart.
+        // A random name cannot be guessed and planted in advance, and keeps another process's
+        // temporary file apart.
         let temporary = url.appendingPathComponent(
-            "\(name).\(ProcessInfo.processInfo.processIdentifier).\(Self.temporaryExtension)", isDirectory: false)
+            "\(name).\(UUID().uuidString).\(Self.temporaryExtension)", isDirectory: false)
         index.withLock { index in
             guard contents.count <= budget else {
                 try? FileManager.default.removeItem(at: file)
@@ -146,6 +161,19 @@ final class DiskResponseDirectory: Sendable {
         }
     }
 
+    /// Removes every entry of `partition`; other entries and files are left alone.
+    func removeAll(in partition: StoragePartition) {
+        let prefix = partition.digest + "-"
+        index.withLock { index in
+            let files = (try? FileManager.default.contentsOfDirectory(at: url, includingPropertiesForKeys: nil)) ?? []
+            for file in files
+            where file.pathExtension == Self.entryExtension && file.lastPathComponent.hasPrefix(prefix) {
+                try? FileManager.default.removeItem(at: file)
+                index.remove(file.lastPathComponent)
+            }
+        }
+    }
+
     /// Removes the least recently used entries until the directory is within `budget`.
     func trim(to budget: Int) {
         index.withLock { trim(&$0, to: budget) }
@@ -162,9 +190,18 @@ final class DiskResponseDirectory: Sendable {
         do {
             try FileSystemCalls.writeFile(contents, toPath: file.path)
         } catch {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+            try FileSystemCalls.createPrivateDirectory(at: url)
             try FileSystemCalls.writeFile(contents, toPath: file.path)
         }
+    }
+
+    /// Whether `name` has the shape ``fileName(for:)`` gives: a key digest, optionally after a
+    /// partition digest and a dash, each 32 hexadecimal digits.
+    private static func isCurrentEntryName(_ name: String) -> Bool {
+        let stem = name.dropLast(entryExtension.count + 1)
+        let parts = stem.split(separator: "-", omittingEmptySubsequences: false)
+        return (1...2).contains(parts.count)
+            && parts.allSatisfy { $0.count == 32 && $0.allSatisfy { $0.isHexDigit && !$0.isUppercase } }
     }
 
     /// The index of the entries already in `directory`, in order of modification; removes
@@ -178,6 +215,10 @@ final class DiskResponseDirectory: Sendable {
             let values = try? file.resourceValues(forKeys: keys)
             let modified = values?.contentModificationDate ?? .distantPast
             switch file.pathExtension {
+            case entryExtension where !isCurrentEntryName(file.lastPathComponent):
+                // Written by an older version, which kept the plain key (query included) in the
+                // file: it can never be read again, so it goes now rather than when evicted.
+                try? FileManager.default.removeItem(at: file)
             case entryExtension:
                 entries.append((file.lastPathComponent, modified, values?.fileSize ?? 0))
             case temporaryExtension where -modified.timeIntervalSinceNow > abandonedTemporaryAge:
@@ -198,13 +239,35 @@ final class DiskResponseDirectory: Sendable {
 /// The few system calls the directory makes itself, named apart from the calls they wrap so that
 /// `write` and `rename` resolve to the system's functions.
 private enum FileSystemCalls {
-    /// Creates or truncates the file at `path` and writes `contents`. Unlike `Data.write(to:)`,
-    /// which calls `fsync` on Linux (milliseconds per file), this leaves flushing to the system:
-    /// the rename that follows is what makes the entry appear whole.
+    /// The permissions of every entry: the owner reads and writes, nobody else.
+    private static let fileMode: mode_t = 0o600
+    /// The permissions of a directory the store creates: the owner only.
+    private static let directoryMode: mode_t = 0o700
+
+    /// Creates the directory at `url` with mode 0700, its missing parents with the default mode.
+    /// An existing directory is used as it is.
+    static func createPrivateDirectory(at url: URL) throws {
+        let path = url.path
+        try FileManager.default.createDirectory(
+            at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        if mkdir(path, directoryMode) == 0 {
+            // The umask may have taken bits away; setting the mode again makes it exact.
+            guard chmod(path, directoryMode) == 0 else { throw currentError() }
+        } else if errno != EEXIST {
+            throw currentError()
+        }
+    }
+
+    /// Creates the file at `path`, which must not exist yet (not even as a symbolic link), with
+    /// mode 0600, and writes `contents`. Unlike `Data.write(to:)`, which calls `fsync` on Linux
+    /// (milliseconds per file), this leaves flushing to the system: the rename that follows is what
+    /// makes the entry appear whole.
     static func writeFile(_ contents: Data, toPath path: String) throws {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, fileMode)
         guard descriptor >= 0 else { throw currentError() }
         defer { _ = close(descriptor) }
+        // Exact whatever the umask.
+        guard fchmod(descriptor, fileMode) == 0 else { throw currentError() }
         try contents.withUnsafeBytes { buffer in
             var offset = 0
             while offset < buffer.count {
@@ -218,15 +281,41 @@ private enum FileSystemCalls {
         }
     }
 
+    /// The contents of the regular file at `path`; a symbolic link there is an error, not followed.
+    static func readFile(atPath path: String) throws -> Data {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { throw currentError() }
+        defer { _ = close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw currentError() }
+        // One read of the size the file has now; a file that changed size meanwhile fails its
+        // length check when decoded.
+        var contents = Data(count: Int(info.st_size))
+        var offset = 0
+        while offset < contents.count {
+            let count = contents.withUnsafeMutableBytes { buffer in
+                read(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            }
+            if count < 0 {
+                guard errno == EINTR else { throw currentError() }
+                continue
+            }
+            if count == 0 { break }
+            offset += count
+        }
+        return contents.prefix(offset)
+    }
+
     /// Renames `source` to `destination`, replacing it in one step, so a reader opens either the
     /// old file or the new one, whole.
     static func replace(_ destination: String, with source: String) throws {
         guard rename(source, destination) == 0 else { throw currentError() }
     }
 
-    /// Sets the file's modification date to now; failure only costs accuracy of the order of use.
+    /// Sets the file's modification date to now, without following a symbolic link; failure only
+    /// costs accuracy of the order of use.
     static func touch(_ path: String) {
-        _ = utimes(path, nil)
+        _ = utimensat(AT_FDCWD, path, nil, AT_SYMLINK_NOFOLLOW)
     }
 
     private static func currentError() -> POSIXError {

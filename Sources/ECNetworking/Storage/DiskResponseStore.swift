@@ -2,12 +2,16 @@ import Foundation
 
 /// A ``ResponseStore`` in a directory, for responses worth keeping across launches.
 ///
-/// Each response is one file, named by a hash of its key and written atomically (a temporary file
-/// in the same directory, renamed over the old one). The directory keeps at most ``byteBudget``
+/// Each response is one file, named by a SHA-256 digest of its key (and of its
+/// ``StoragePartition``) and written atomically (a temporary file with a random name in the same
+/// directory, renamed over the old one). Neither the key nor the partition's identity is written
+/// anywhere, only their digests. Only the owner can read the store: its directory is created with
+/// mode 0700 and each file with 0600, and no file is ever written through a symbolic link. The directory keeps at most ``byteBudget``
 /// bytes of files; a write past the budget removes the least recently used entries first, and the
 /// order of use survives a relaunch through the files' modification dates. A file that is damaged
-/// or cut short (a crash, a full disk, a stray write) fails its length or checksum check and is
-/// removed when read, as if it had never been stored.
+/// or cut short (a crash, a full disk, a stray write), or holds implausible values (a date that is
+/// not a number or lies in the future, a status outside 100...599), is removed when read, as if
+/// it had never been stored.
 ///
 /// Any number of stores and networks in one process may share a directory: they share one index
 /// and one lock, so their reads, writes and evictions never interleave. Several processes may
@@ -25,7 +29,7 @@ public final class DiskResponseStore: ResponseStore {
     public let byteBudget: Int
     private let shared: DiskResponseDirectory
 
-    /// Opens the store in `directory`, creating it if missing, and removes the least recently used
+    /// Opens the store in `directory`, creating it (mode 0700) if missing, and removes the least recently used
     /// entries already there until they fit `byteBudget` (50 MiB by default).
     ///
     /// - Throws: the file system's error when the directory cannot be created.
@@ -56,8 +60,9 @@ public final class DiskResponseStore: ResponseStore {
     /// directory is within the budget.
     public func store(_ response: StoredResponse, for key: String) async {
         // Encoding happens before taking the directory's lock, so other stores wait only for the I/O.
-        let contents = StoredResponseEnvelope.encode(response, key: key)
-        shared.write(contents, for: key, budget: byteBudget)
+        let digest = StoredResponseEnvelope.keyDigest(key)
+        let contents = StoredResponseEnvelope.encode(response, keyDigest: digest)
+        shared.write(contents, for: key, digest: digest, budget: byteBudget)
     }
 
     /// Removes the response stored under `key`, if any.
@@ -68,5 +73,11 @@ public final class DiskResponseStore: ResponseStore {
     /// Removes every entry; other files in the directory are left alone.
     public func removeAll() async {
         shared.removeAll()
+    }
+
+    /// Removes every entry of `partition`, found by file name without reading the files; other
+    /// entries are kept.
+    public func removeAll(in partition: StoragePartition) async {
+        shared.removeAll(in: partition)
     }
 }

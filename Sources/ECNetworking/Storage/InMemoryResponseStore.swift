@@ -58,4 +58,9 @@ public final class InMemoryResponseStore: ResponseStore {
     public func removeAll() async {
         entries.withLock { $0.removeAll() }
     }
+
+    /// Removes every response stored in `partition`, and keeps the others.
+    public func removeAll(in partition: StoragePartition) async {
+        entries.withLock { $0.removeAll { key in partition.contains(key: key) } }
+    }
 }

@@ -75,6 +75,13 @@ struct LeastRecentlyUsedList<Value> {
         totalCost = 0
     }
 
+    /// Removes every value whose key satisfies `shouldRemove`; O(n).
+    mutating func removeAll(where shouldRemove: (String) -> Bool) {
+        for key in slots.keys where shouldRemove(key) {
+            remove(key)
+        }
+    }
+
     private mutating func unlink(_ slot: Int) {
         let node = nodes[slot]
         if let newer = node.newer { nodes[newer].older = node.older } else { newest = node.older }

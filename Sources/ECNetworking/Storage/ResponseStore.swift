@@ -8,6 +8,9 @@
 /// decoding never leaves undecodable values behind: an entry that no longer decodes is dropped and
 /// fetched again. Methods do not throw because a store is an optimisation: a failing store behaves
 /// like an empty one.
+///
+/// Keys of entries that belong to a ``StoragePartition`` begin with a digest of it; use
+/// ``StoragePartition/contains(key:)`` to implement ``removeAll(in:)``.
 public protocol ResponseStore: Sendable {
     /// The response stored under `key`, or `nil` when there is none (or it could not be read).
     func storedResponse(for key: String) async -> StoredResponse?
@@ -20,4 +23,16 @@ public protocol ResponseStore: Sendable {
 
     /// Removes every stored response.
     func removeAll() async
+
+    /// Removes every response stored in `partition` and no other, for example on sign-out.
+    func removeAll(in partition: StoragePartition) async
+}
+
+extension ResponseStore {
+    /// Removes every stored response, those of other partitions included: a store that cannot
+    /// list its keys can only be sure the partition is gone by emptying itself. Implement it to
+    /// keep the other entries.
+    public func removeAll(in partition: StoragePartition) async {
+        await removeAll()
+    }
 }

@@ -32,7 +32,48 @@ extension NetworkRequest {
     }
 }
 
+/// A stored entry's validators, waiting on a storage send's request until its will-begin actions
+/// have run: only then is it known whose request it is (an action may have signed in someone
+/// else since the store was read), and another identity must never be sent this entry's `ETag`
+/// or `Last-Modified`.
+struct PendingRevalidation: Sendable {
+    /// The entry whose validators are sent.
+    var stored: StoredResponse
+    /// The configuration's acceptable status codes, which 304 joins.
+    var defaultAcceptableStatusCodes: Set<Int>
+    /// Whether the request, after its will-begin actions, still belongs to the entry's partition.
+    var belongsToEntry: @Sendable (NetworkRequest) -> Bool
+
+    /// The custom property a storage send attaches it under.
+    enum Key: CustomPropertyKey {
+        static let defaultValue: PendingRevalidation? = nil
+    }
+
+    /// Whether the request, as it went out, was made conditional on the stored entry; set on
+    /// every attempt, so a retry that went out unconditionally never counts as conditional.
+    enum Applied: CustomPropertyKey {
+        static let defaultValue = false
+    }
+}
+
+extension NetworkRequest {
+    /// Makes the request conditional on the entry its storage send attached, if the request
+    /// still belongs to that entry's partition. Called by the pipeline right after the will-begin
+    /// actions; a request without an attached entry is left alone.
+    mutating func applyPendingRevalidation() {
+        guard let pending = customProperties[PendingRevalidation.Key.self] else { return }
+        customProperties[PendingRevalidation.Applied.self] =
+            pending.belongsToEntry(self)
+            && makeConditional(on: pending.stored, defaultAcceptableStatusCodes: pending.defaultAcceptableStatusCodes)
+    }
+}
+
 extension StoredResponse {
+    /// Whether the entry has a validator to revalidate it with.
+    var hasValidators: Bool {
+        etag != nil || lastModified != nil
+    }
+
     /// Headers a 304 does not replace: they describe the 304 itself, not the stored body.
     private static let headersDescribingTheMessage = [
         "Content-Length", "Content-Encoding", "Transfer-Encoding", "Content-Type", "Content-Range",

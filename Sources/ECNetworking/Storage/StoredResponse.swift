@@ -15,13 +15,24 @@ public struct StoredResponse: Sendable, Hashable, Codable {
     public var body: Data
     /// When the response was stored, or last confirmed by a `304 Not Modified`.
     public var storedAt: Date
+    /// The request headers the response's `Vary` names, as they were sent; a later request is
+    /// answered by this response only when its own values are the same. Credential headers are
+    /// never kept here: the ``StoragePartition`` stands for the identity.
+    public var variedRequestHeaders: HTTPHeaders
 
     /// Creates a stored response from its parts.
-    public init(statusCode: Int, headers: HTTPHeaders = [:], body: Data = Data(), storedAt: Date = Date()) {
+    public init(
+        statusCode: Int,
+        headers: HTTPHeaders = [:],
+        body: Data = Data(),
+        storedAt: Date = Date(),
+        variedRequestHeaders: HTTPHeaders = [:]
+    ) {
         self.statusCode = statusCode
         self.headers = headers
         self.body = body
         self.storedAt = storedAt
+        self.variedRequestHeaders = variedRequestHeaders
     }
 
     /// Creates a stored response from a network response. `Set-Cookie` headers are left out:
@@ -43,14 +54,24 @@ public struct StoredResponse: Sendable, Hashable, Codable {
     public var lastModified: String? { headers["Last-Modified"] }
 
     /// How long ago the response was stored, as of `date`; never negative, so a clock set back
-    /// does not make an entry younger than new.
+    /// does not make an entry younger than new. A date that is not a number, or so far back that
+    /// no `Duration` holds the age (a damaged or forged entry), reads as ``maximumAge``, which is
+    /// never fresh.
     public func age(at date: Date = Date()) -> Duration {
-        .seconds(max(0, date.timeIntervalSince(storedAt)))
+        let seconds = date.timeIntervalSince(storedAt)
+        guard !seconds.isNaN, seconds < Double(Self.maximumAgeSeconds) else { return Self.maximumAge }
+        return .seconds(max(0, seconds))
     }
+
+    /// The age of an entry stored too long ago to say: about 31,700 years.
+    public static let maximumAge = Duration.seconds(maximumAgeSeconds)
+    private static let maximumAgeSeconds: Int64 = 1_000_000_000_000
 
     /// The bytes counted against a store's budget: the body plus every header name and value.
     public var byteCount: Int {
-        headers.reduce(body.count) { $0 + $1.name.utf8.count + $1.value.utf8.count }
+        (headers.fields + variedRequestHeaders.fields).reduce(body.count) {
+            $0 + $1.name.utf8.count + $1.value.utf8.count
+        }
     }
 
     /// Headers never kept in a store.
@@ -59,7 +80,7 @@ public struct StoredResponse: Sendable, Hashable, Codable {
     // MARK: Codable
 
     private enum CodingKeys: String, CodingKey {
-        case statusCode, headers, body, storedAt
+        case statusCode, headers, body, storedAt, variedRequestHeaders
     }
 
     /// One header as it is encoded: an object keeps the name and value together and in order.
@@ -76,6 +97,8 @@ public struct StoredResponse: Sendable, Hashable, Codable {
         headers = HTTPHeaders(fields.map { HTTPHeaders.Field(name: $0.name, value: $0.value) })
         body = try container.decode(Data.self, forKey: .body)
         storedAt = try container.decode(Date.self, forKey: .storedAt)
+        let varied = try container.decodeIfPresent([EncodedField].self, forKey: .variedRequestHeaders) ?? []
+        variedRequestHeaders = HTTPHeaders(varied.map { HTTPHeaders.Field(name: $0.name, value: $0.value) })
     }
 
     /// Encodes the headers as an ordered list of name and value pairs, so repeated names and
@@ -86,5 +109,10 @@ public struct StoredResponse: Sendable, Hashable, Codable {
         try container.encode(headers.map { EncodedField(name: $0.name, value: $0.value) }, forKey: .headers)
         try container.encode(body, forKey: .body)
         try container.encode(storedAt, forKey: .storedAt)
+        if !variedRequestHeaders.isEmpty {
+            try container.encode(
+                variedRequestHeaders.map { EncodedField(name: $0.name, value: $0.value) },
+                forKey: .variedRequestHeaders)
+        }
     }
 }

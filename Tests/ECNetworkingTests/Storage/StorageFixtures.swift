@@ -8,6 +8,7 @@ import Testing
 struct StorableUsersRequest: StorableRequest {
     typealias Response = [User]
     var maximumStorageAge: Duration = .seconds(300)
+    var customProperties = CustomProperties()
 
     func buildRequest(with baseURL: URL) -> NetworkRequest {
         NetworkRequest(method: .get, url: baseURL.appendingPathComponent("users"))
