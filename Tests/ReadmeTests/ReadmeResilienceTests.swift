@@ -110,10 +110,11 @@ struct ReadmeResilienceTests {
             additionalOrigins: [URL(string: "https://upload.example.com")!],
             refreshTimeout: .seconds(20))
         network.add(action: auth)
+        let disk = InMemoryResponseStore()
 
         _ = try await network.send(ListUsersRequest(online: true))
         _ = try await network.send(NetworkRequest(url: URL(string: "https://cdn.example.net/avatar.png")!))
-        await auth.signOut()  // the next request logs in afresh
+        await auth.signOut(removingStoredResponsesFrom: [disk])  // the next request logs in afresh
         network.invalidate()  // cancels what is in flight, releases the session
 
         #expect(await auth.credential == nil)

@@ -86,16 +86,32 @@ public final class AuthenticatingAction<A: Authenticator>: RequestWillBeginActio
     /// A refresh that is running is cancelled and its result is never installed; the requests
     /// waiting for it fail with ``AuthenticationError/credentialReset``, as does a send that
     /// carried the previous credential when it would be retried. No request made for the previous
-    /// user is sent with the new credential. The refresh limit starts afresh. Responses stored for
-    /// the previous user are not touched: clear the user's storage partition too.
-    public func resetCredential(to credential: A.Credential?) async {
-        await store.reset(to: credential)
+    /// user is sent with the new credential. The refresh limit starts afresh.
+    ///
+    /// - Parameter stores: Stores to remove the previous user's responses from: the
+    ///   ``StoragePartition`` that ``Authenticator/storagePartition(for:)`` names for the replaced
+    ///   credential, and no other. Pass them whenever the identity changes, so that nothing the
+    ///   previous user fetched stays on the device.
+    public func resetCredential(
+        to credential: A.Credential?,
+        removingStoredResponsesFrom stores: [any ResponseStore] = []
+    ) async {
+        let replaced = await store.reset(to: credential)
+        guard let replaced, let partition = authenticator.storagePartition(for: replaced) else { return }
+        for store in stores {
+            await store.removeAll(in: partition)
+        }
     }
 
-    /// Signs out: forgets the credential, so that the next request logs in afresh. The same as
-    /// ``resetCredential(to:)`` with `nil`; clear the user's storage partition too.
-    public func signOut() async {
-        await store.reset(to: nil)
+    /// Signs out: forgets the credential, so that the next request logs in afresh, and removes
+    /// the signed-out user's responses from `stores`. The same as ``resetCredential(to:removingStoredResponsesFrom:)``
+    /// with `nil`.
+    ///
+    /// ```swift
+    /// await auth.signOut(removingStoredResponsesFrom: [disk])
+    /// ```
+    public func signOut(removingStoredResponsesFrom stores: [any ResponseStore] = []) async {
+        await resetCredential(to: nil, removingStoredResponsesFrom: stores)
     }
 
     /// Applies the current credential, refreshing it first when it is missing or due, and notes on

@@ -77,7 +77,10 @@ actor CredentialStore<A: Authenticator> {
     /// Replaces the credential for a new identity: a running refresh is abandoned (its waiters
     /// fail with ``AuthenticationError/credentialReset`` and its result is never installed), the
     /// refresh limit starts afresh, and every credential issued before is stale.
-    func reset(to credential: A.Credential?) {
+    /// Installs `credential` for a new identity and returns the one it replaces.
+    @discardableResult
+    func reset(to credential: A.Credential?) -> A.Credential? {
+        let replaced = self.credential
         flight?.abandon(with: AuthenticationError.credentialReset)
         flight = nil
         self.credential = credential
@@ -86,6 +89,7 @@ actor CredentialStore<A: Authenticator> {
         refreshedGeneration = nil
         countedGeneration = nil
         limiter.reset()
+        return replaced
     }
 
     private func noteUnusable(_ generation: Int) {

@@ -112,7 +112,7 @@ public final class URLSessionNetwork: Network {
     ///
     /// A session passed to ``init(configuration:session:)`` is left alone: it is yours to
     /// invalidate. When a user signs out, clear what belongs to them as well: the credential
-    /// (``AuthenticatingAction/signOut()``) and the user's storage partition.
+    /// (``AuthenticatingAction/signOut(removingStoredResponsesFrom:)``), which also clears the user's storage partition.
     public func invalidate() {
         guard markInvalidated() else { return }
         cancelAll()
