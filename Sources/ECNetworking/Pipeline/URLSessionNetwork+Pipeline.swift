@@ -13,10 +13,20 @@ extension URLSessionNetwork {
         priority: RequestPriority,
         context: inout SendContext
     ) async throws -> NetworkResponse {
-        do {
-            return try await activeSends.track(requestType) {
-                try await performAttempts(request, priority: priority, context: &context)
+        // The attempts run in a child task that `cancelAll` can cancel without cancelling the
+        // caller; the context travels in and back out by value.
+        let (outcome, finalContext) = await activeSends.track(requestType) { [context] in
+            var context = context
+            do {
+                let response = try await self.performAttempts(request, priority: priority, context: &context)
+                return (Result<NetworkResponse, any Error>.success(response), context)
+            } catch {
+                return (.failure(error), context)
             }
+        }
+        context = finalContext
+        do {
+            return try outcome.get()
         } catch {
             // Every form of cancellation reaches the caller as one error, however it surfaced.
             let error: any Error = error is CancellationError ? NetworkError.cancelled : error
