@@ -8,7 +8,7 @@ import Testing
 struct ActionDeadlineTests {
     @Test("an action is cancelled even when its deadline passes before its task is stored")
     func deadlineRacingStart() async throws {
-        let iterations = 5_000
+        let iterations = 2_000
         let ended = Counter()
         await withTaskGroup(of: Void.self) { group in
             for _ in 0..<iterations {
