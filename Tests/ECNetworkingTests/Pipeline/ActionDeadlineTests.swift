@@ -11,7 +11,9 @@ struct ActionDeadlineTests {
         let iterations = 2_000
         let ended = Counter()
         await withTaskGroup(of: Void.self) { group in
-            for _ in 0..<iterations {
+            for index in 0..<iterations {
+                // At most 100 at a time: enough to keep the scheduler's timer busy, not the machine.
+                if index >= 100 { await group.next() }
                 group.addTask {
                     _ = try? await ActionDeadline<Int>.run("Racer", timeout: .nanoseconds(1)) {
                         // Ends at once when cancelled; an action nobody cancels waits a minute.

@@ -16,7 +16,7 @@ struct AdmissionControllerTests {
         try await waitUntil { controller.waitingCount == 1 }
 
         let priorities: [RequestPriority] = [.low, .normal, .high]
-        for _ in 0..<50 {
+        for _ in 0..<20 {
             let waiters = (0..<40).map { index in
                 Task { try await controller.acquire(priority: priorities[index % 3]) }
             }
