@@ -15,8 +15,11 @@ public struct NetworkConfiguration: Sendable {
     public var logging: Bool
     /// What the logging action writes and hides.
     public var loggingOptions: LoggingOptions
-    /// How many requests may be on the wire at once; the rest wait in priority order.
-    /// `nil`, the default, means no limit.
+    /// How many requests may be on the wire at once; the rest wait in priority order, a waiting
+    /// request rising one priority step for every 32 requests admitted while it waits, so `.low`
+    /// ones are not starved. `nil`, the default, means no limit. A value below 1 admits nothing: every
+    /// send fails with ``NetworkError/invalidRequest(reason:)`` naming this property, and nothing
+    /// goes on the wire.
     public var maximumConcurrentRequests: Int?
     /// Headers added to every request that does not set the same name, before the will-begin actions.
     public var defaultHeaders: HTTPHeaders

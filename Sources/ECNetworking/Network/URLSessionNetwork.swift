@@ -94,12 +94,14 @@ public final class URLSessionNetwork: Network {
         }
     }
 
-    /// Cancels every send in progress; each ends with ``NetworkError/cancelled``.
+    /// Cancels every send in progress; each ends with ``NetworkError/cancelled``. Only the sends
+    /// are cancelled, not the tasks that made them, which carry on (and may send again).
     public func cancelAll() {
         activeSends.cancel()
     }
 
     /// Cancels every send in progress of one request type; each ends with ``NetworkError/cancelled``.
+    /// Only the sends are cancelled, not the tasks that made them.
     public func cancelAll<R: Request>(of requestType: R.Type) {
         activeSends.cancel(requestType: ObjectIdentifier(requestType))
     }

@@ -56,12 +56,18 @@ final class ActionDeadline<Value: Sendable>: DeadlineTarget {
         }
         let token = DeadlineScheduler.shared.schedule(after: timeout, self)
         let alreadyFinished = state.withLock { state in
+            guard !state.isFinished else { return true }
             state.work = work
             state.token = token
-            return state.isFinished
+            return false
         }
-        // A quick action may have finished before its deadline was stored.
-        if alreadyFinished { DeadlineScheduler.shared.cancel(token) }
+        // The wait may have ended before the task and the deadline were stored: the action finished
+        // quickly (cancelling its task then does nothing), or the deadline passed or the send was
+        // cancelled, and `finish` found no task to cancel. Either way neither is wanted any more.
+        if alreadyFinished {
+            DeadlineScheduler.shared.cancel(token)
+            work.cancel()
+        }
     }
 
     func deadlinePassed() {

@@ -12,7 +12,7 @@ protocol DeadlineTarget: AnyObject, Sendable {
 /// cancelled deadline is forgotten at once, and one timer is armed for the earliest deadline only.
 final class DeadlineScheduler: @unchecked Sendable {
     // Safe because the mutable state is in `state` (behind its lock), and the timer is only ever
-    // rescheduled with `schedule(deadline:leeway:)`, which Dispatch allows from any thread.
+    // rescheduled with `schedule(deadline:leeway:)`, always under that lock (see `arm`).
     /// A scheduled deadline; pass it back to ``cancel(_:)``.
     struct Token: Sendable {
         fileprivate let identifier: UInt64
@@ -76,8 +76,11 @@ final class DeadlineScheduler: @unchecked Sendable {
     private let state = LockedState(State())
     private let queue = DispatchQueue(label: "ECNetworking.DeadlineScheduler")
     private let timer: any DispatchSourceTimer
+    private let willArm: (@Sendable (DispatchTime) -> Void)?
 
-    init() {
+    /// Creates a scheduler; `willArm`, for tests, is called (under the lock) before each arming.
+    init(willArm: (@Sendable (DispatchTime) -> Void)? = nil) {
+        self.willArm = willArm
         timer = DispatchSource.makeTimerSource(queue: queue)
         timer.setEventHandler { [weak self] in self?.fire() }
         timer.resume()
@@ -86,17 +89,14 @@ final class DeadlineScheduler: @unchecked Sendable {
     /// Tells `target` when `duration` has passed, unless cancelled first.
     func schedule(after duration: Duration, _ target: any DeadlineTarget) -> Token {
         let deadline = DispatchTime.now() + duration.seconds
-        let (token, rearm) = state.withLock { state -> (Token, Bool) in
+        return state.withLock { state in
             state.nextIdentifier += 1
             let identifier = state.nextIdentifier
             state.targets[identifier] = target
             state.push(Entry(deadline: deadline, identifier: identifier))
-            let rearm = state.armedDeadline.map { deadline < $0 } ?? true
-            if rearm { state.armedDeadline = deadline }
-            return (Token(identifier: identifier), rearm)
+            if state.armedDeadline.map({ deadline < $0 }) ?? true { arm(for: deadline, in: &state) }
+            return Token(identifier: identifier)
         }
-        if rearm { timer.schedule(deadline: deadline, leeway: .milliseconds(1)) }
-        return token
     }
 
     /// Forgets a deadline; its target is released and will not be told.
@@ -112,17 +112,26 @@ final class DeadlineScheduler: @unchecked Sendable {
 
     private func fire() {
         let now = DispatchTime.now()
-        var due: [any DeadlineTarget] = []
-        let next = state.withLock { state -> DispatchTime? in
+        let due = state.withLock { state -> [any DeadlineTarget] in
+            var due: [any DeadlineTarget] = []
             while let top = state.heap.first, top.deadline <= now {
                 state.popMinimum()
                 if let target = state.targets.removeValue(forKey: top.identifier) { due.append(target) }
             }
             state.dropStaleEntries()
-            state.armedDeadline = state.heap.first?.deadline
-            return state.armedDeadline
+            state.armedDeadline = nil
+            if let next = state.heap.first?.deadline { arm(for: next, in: &state) }
+            return due
         }
-        if let next { timer.schedule(deadline: next, leeway: .milliseconds(1)) }
         for target in due { target.deadlinePassed() }
+    }
+
+    /// Points the timer at `deadline`. Called with the lock held: were the timer armed after
+    /// unlocking, a thread arming a later deadline could overwrite the earlier one just armed by
+    /// another, and the earlier deadline would fire only when the later one does.
+    private func arm(for deadline: DispatchTime, in state: inout State) {
+        state.armedDeadline = deadline
+        willArm?(deadline)
+        timer.schedule(deadline: deadline, leeway: .milliseconds(1))
     }
 }

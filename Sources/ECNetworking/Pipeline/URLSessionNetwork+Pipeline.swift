@@ -18,11 +18,21 @@ extension URLSessionNetwork {
         var request = request
         request.customProperties[NetworkBaseURL.self] = configuration.baseURL
         let priority = RefreshMarker.priority(for: priority)
-        do {
-            return try await activeSends.track(requestType) {
-                try ensureNotInvalidated()
-                return try await performAttempts(request, priority: priority, context: &context)
+        // The attempts run in a child task that `cancelAll` can cancel without cancelling the
+        // caller; the context travels in and back out by value.
+        let (outcome, finalContext) = await activeSends.track(requestType) { [context, request] in
+            var context = context
+            do {
+                try self.ensureNotInvalidated()
+                let response = try await self.performAttempts(request, priority: priority, context: &context)
+                return (Result<NetworkResponse, any Error>.success(response), context)
+            } catch {
+                return (.failure(error), context)
             }
+        }
+        context = finalContext
+        do {
+            return try outcome.get()
         } catch {
             // Every form of cancellation reaches the caller as one error, however it surfaced.
             let error: any Error = error is CancellationError ? NetworkError.cancelled : error

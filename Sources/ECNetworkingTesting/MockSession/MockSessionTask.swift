@@ -7,30 +7,34 @@ import Foundation
 
 /// A task of ``MockSession``: answers once, from its stub, unless cancelled first.
 final class MockSessionTask: SessionTask {
+    typealias Completion = @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+
+    private struct State {
+        var completion: Completion?
+        var started = false
+    }
+
     private let request: URLRequest
     private let session: MockSession
-    private let completion: LockedState<(@Sendable (Data?, URLResponse?, (any Error)?) -> Void)?>
-    private let started = LockedState(false)
+    /// Both fields under one lock, and the session's counters updated under it too, so that a
+    /// `resume` racing a `cancel` sees one consistent state: the task either starts (and is later
+    /// finished, answered or cancelled) or is cancelled before it starts, never half of each.
+    private let state: LockedState<State>
 
-    init(
-        request: URLRequest,
-        session: MockSession,
-        completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
-    ) {
+    init(request: URLRequest, session: MockSession, completion: @escaping Completion) {
         self.request = request
         self.session = session
-        self.completion = LockedState(completion)
+        self.state = LockedState(State(completion: completion))
     }
 
     func resume() {
         // A cancelled task has given its completion away already; like URLSession, it stays dead.
-        let cancelled = completion.withLock { $0 == nil }
-        let firstResume = started.withLock { started in
-            defer { started = true }
-            return !started
+        let response = state.withLock { state -> MockResponse? in
+            guard !state.started, state.completion != nil else { return nil }
+            state.started = true
+            return session.start(request)
         }
-        guard firstResume, !cancelled else { return }
-        let response = session.start(request)
+        guard let response else { return }
         if response.delay > .zero {
             DispatchQueue.global().asyncAfter(deadline: .now() + response.delay.seconds) {
                 self.answer(with: response)
@@ -41,18 +45,27 @@ final class MockSessionTask: SessionTask {
     }
 
     func cancel() {
-        guard let completion = takeCompletion() else { return }
-        if started.withLock({ $0 }) {
-            session.finish(cancelled: true)
-        } else {
-            session.countCancellationBeforeStart()
+        let completion = state.withLock { state -> Completion? in
+            guard let completion = state.completion else { return nil }
+            state.completion = nil
+            if state.started {
+                session.finish(cancelled: true)
+            } else {
+                session.countCancellationBeforeStart()
+            }
+            return completion
         }
-        completion(nil, nil, URLError(.cancelled))
+        completion?(nil, nil, URLError(.cancelled))
     }
 
     private func answer(with response: MockResponse) {
-        guard let completion = takeCompletion() else { return }
-        session.finish(cancelled: false)
+        let completion = state.withLock { state -> Completion? in
+            guard let completion = state.completion else { return nil }
+            state.completion = nil
+            session.finish(cancelled: false)
+            return completion
+        }
+        guard let completion else { return }
         switch response.outcome {
         case .failure(let error):
             completion(nil, nil, error)
@@ -64,14 +77,6 @@ final class MockSessionTask: SessionTask {
             let httpResponse = HTTPURLResponse(
                 url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: headers.dictionary)
             completion(body, httpResponse, nil)
-        }
-    }
-
-    /// Takes the completion handler, so that exactly one of answering and cancelling calls it.
-    private func takeCompletion() -> (@Sendable (Data?, URLResponse?, (any Error)?) -> Void)? {
-        completion.withLock { stored in
-            defer { stored = nil }
-            return stored
         }
     }
 }

@@ -66,4 +66,79 @@ struct DeadlineSchedulerTests {
         // Other tests running alongside may hold a few deadlines; 200 left behind would show.
         #expect(DeadlineScheduler.shared.pendingCount < before + 100, "finished sends must cancel their deadlines")
     }
+
+    /// Records how late it was told, against the instant it was due.
+    private final class LatenessProbe: DeadlineTarget {
+        let due: ContinuousClock.Instant
+        let lateness: Log<Duration>
+
+        init(due: ContinuousClock.Instant, lateness: Log<Duration>) {
+            self.due = due
+            self.lateness = lateness
+        }
+
+        func deadlinePassed() {
+            lateness.append(.now - due)
+        }
+    }
+
+    @Test("a thread that pauses before arming cannot leave the timer armed past an earlier deadline")
+    func armingRace() async throws {
+        let lateness = Log<Duration>()
+        let schedulerBox = LockedState<DeadlineScheduler?>(nil)
+        let armings = Counter()
+        // The first arming (of the 5 s deadline) pauses while another thread schedules a 10 ms
+        // deadline, for up to 50 ms: when arming happens under the lock, as it must, that thread
+        // waits for the lock instead, and the pause ends by its time limit.
+        let scheduler = DeadlineScheduler { _ in
+            guard armings.increment() == 1, let scheduler = schedulerBox.withLock({ $0 }) else { return }
+            let scheduled = DispatchSemaphore(value: 0)
+            Thread.detachNewThread {
+                let probe = LatenessProbe(due: .now + .milliseconds(10), lateness: lateness)
+                _ = scheduler.schedule(after: .milliseconds(10), probe)
+                scheduled.signal()
+            }
+            _ = scheduled.wait(timeout: .now() + 0.05)
+        }
+        schedulerBox.withLock { $0 = scheduler }
+
+        let token = scheduler.schedule(after: .seconds(5), LatenessProbe(due: .now + .seconds(5), lateness: Log()))
+
+        try await waitUntil(timeout: .seconds(3)) { lateness.all.count == 1 }
+        // Left armed for the 5 s deadline, the 10 ms one would be about 5 s late; the generous
+        // bound keeps a loaded machine (or ThreadSanitizer) from failing a correct scheduler.
+        #expect(lateness.all.allSatisfy { $0 < .seconds(1) }, "late by \(lateness.all)")
+        scheduler.cancel(token)
+        schedulerBox.withLock { $0 = nil }
+    }
+
+    @Test("one thread scheduling 5 s deadlines, another 10 ms ones, 1,000 times: none fires 200 ms late")
+    func concurrentSchedulingStress() async throws {
+        let scheduler = DeadlineScheduler()
+        let lateness = Log<Duration>()
+        let longTokens = Log<DeadlineScheduler.Token>()
+        let threadsDone = Counter()
+        Thread.detachNewThread {
+            for _ in 0..<1_000 {
+                longTokens.append(
+                    scheduler.schedule(after: .seconds(5), LatenessProbe(due: .now + .seconds(5), lateness: Log())))
+                usleep(UInt32.random(in: 0...2_000))
+            }
+            threadsDone.increment()
+        }
+        Thread.detachNewThread {
+            for _ in 0..<1_000 {
+                let probe = LatenessProbe(due: .now + .milliseconds(10), lateness: lateness)
+                _ = scheduler.schedule(after: .milliseconds(10), probe)
+                usleep(UInt32.random(in: 0...2_000))
+            }
+            threadsDone.increment()
+        }
+
+        try await waitUntil(timeout: .seconds(30)) { threadsDone.count == 2 && lateness.all.count == 1_000 }
+        let latest = lateness.all.max() ?? .zero
+        #expect(latest < .milliseconds(200), "a 10 ms deadline fired \(latest) late")
+        for token in longTokens.all { scheduler.cancel(token) }
+        #expect(scheduler.pendingCount == 0)
+    }
 }
