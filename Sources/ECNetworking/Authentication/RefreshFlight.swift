@@ -45,16 +45,22 @@ final class RefreshFlight<Value: Sendable>: DeadlineTarget {
     /// Ends the flight with `result` unless it already ended; returns whether this call ended it.
     @discardableResult
     func finish(with result: Result<Value, any Error>) -> Bool {
-        guard let ending = end(with: result) else { return false }
-        if let deadline = ending.deadline { DeadlineScheduler.shared.cancel(deadline) }
-        for waiter in ending.waiters { waiter.resume(with: result) }
-        return true
+        finish(with: result, cancellingRefresh: false)
     }
 
     /// Fails every waiter with `error` and cancels the refresh, unless the flight already ended.
     func abandon(with error: any Error) {
-        let task = state.withLock { $0.task }
-        if finish(with: .failure(error)) { task?.cancel() }
+        finish(with: .failure(error), cancellingRefresh: true)
+    }
+
+    @discardableResult
+    private func finish(with result: Result<Value, any Error>, cancellingRefresh: Bool) -> Bool {
+        guard let ending = end(with: result) else { return false }
+        if let deadline = ending.deadline { DeadlineScheduler.shared.cancel(deadline) }
+        // Before the waiters resume, so that whatever they do next finds the refresh cancelled.
+        if cancellingRefresh { ending.task?.cancel() }
+        for waiter in ending.waiters { waiter.resume(with: result) }
+        return true
     }
 
     func deadlinePassed() {
@@ -87,6 +93,7 @@ final class RefreshFlight<Value: Sendable>: DeadlineTarget {
     private struct Ending {
         var waiters: [CheckedContinuation<Value, any Error>]
         var deadline: DeadlineScheduler.Token?
+        var task: Task<Void, Never>?
     }
 
     private func end(with result: Result<Value, any Error>) -> Ending? {
@@ -97,7 +104,7 @@ final class RefreshFlight<Value: Sendable>: DeadlineTarget {
                 state.waiters = [:]
                 state.deadline = nil
             }
-            return Ending(waiters: Array(state.waiters.values), deadline: state.deadline)
+            return Ending(waiters: Array(state.waiters.values), deadline: state.deadline, task: state.task)
         }
     }
 }

@@ -110,13 +110,14 @@ public final class URLSessionNetwork: Network {
     /// send in progress (each ends with ``NetworkError/cancelled``), drops the actions (breaking a
     /// cycle through an action that holds the network), and invalidates the transport the network
     /// created, closing its connections. Every later send fails at once with
-    /// ``NetworkError/invalidated``, sending nothing. Calling it again does nothing.
+    /// ``NetworkError/invalidated``, sending nothing. Calling it again, or while
+    /// ``finishSendsAndInvalidate()`` waits, cancels whatever is still in progress.
     ///
     /// A session passed to ``init(configuration:session:)`` is left alone: it is yours to
     /// invalidate. When a user signs out, clear what belongs to them as well: the credential
     /// (``AuthenticatingAction/signOut(removingStoredResponsesFrom:)``), which also clears the user's storage partition.
     public func invalidate() {
-        guard markInvalidated() else { return }
+        markInvalidated()
         cancelAll()
         releaseResources()
     }
@@ -127,17 +128,13 @@ public final class URLSessionNetwork: Network {
     /// those in progress run to their end, and then the actions are dropped and the transport the
     /// network created is invalidated. Returns when that is done.
     public func finishSendsAndInvalidate() async {
-        guard markInvalidated() else { return }
+        markInvalidated()
         for await count in activeSends.updates() where count == 0 { break }
         releaseResources()
     }
 
-    /// Sets the invalidated flag; returns whether this call set it.
-    private func markInvalidated() -> Bool {
-        invalidation.withLock { isInvalidated in
-            defer { isInvalidated = true }
-            return !isInvalidated
-        }
+    private func markInvalidated() {
+        invalidation.withLock { $0 = true }
     }
 
     private func releaseResources() {

@@ -37,7 +37,7 @@ struct AuthenticationRefreshSafetyTests {
                 outcome.withLock { $0 = .failure(error) }
             }
         }
-        try await waitUntil(timeout: .seconds(5)) { outcome.withLock { $0 != nil } }
+        try await waitUntil { outcome.withLock { $0 != nil } }
         await send.value
 
         guard case .failure(let error)? = outcome.withLock({ $0 }) else {
@@ -124,15 +124,15 @@ struct AuthenticationRefreshSafetyTests {
         let authenticator = CountingAuthenticator { call, _ in
             guard call == 1 else { return TestCredential(token: "new") }
             // Ignores cancellation, as a slow login might, and answers only once the test says so.
-            while !gate.isOpen { try? await Task.sleep(for: .milliseconds(1)) }
+            await gate.waitIgnoringCancellation()
             if Task.isCancelled { firstRefreshSawCancellation.increment() }
             firstRefreshEnded.increment()
             return TestCredential(token: "late")
         }
-        let action = AuthenticatingAction(authenticator: authenticator, refreshTimeout: .milliseconds(200))
+        let action = AuthenticatingAction(authenticator: authenticator, refreshTimeout: .seconds(2))
         let network = makeAuthenticatedNetwork(session: session, action: action)
 
-        await #expect(throws: AuthenticationError.refreshTimedOut(after: .milliseconds(200))) {
+        await #expect(throws: AuthenticationError.refreshTimedOut(after: .seconds(2))) {
             try await network.send(FetchProfile(id: 1))
         }
         try await network.send(FetchProfile(id: 2))

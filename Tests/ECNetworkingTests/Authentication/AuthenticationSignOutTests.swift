@@ -52,7 +52,7 @@ struct AuthenticationSignOutTests {
         let firstRefreshEnded = Counter()
         let authenticator = CountingAuthenticator(expiryChecks: checks) { call, _ in
             guard call == 1 else { return TestCredential(token: "user-b") }
-            while !gate.isOpen { try? await Task.sleep(for: .milliseconds(1)) }
+            await gate.waitIgnoringCancellation()
             firstRefreshEnded.increment()
             return TestCredential(token: "user-a-renewed")
         }

@@ -59,12 +59,18 @@ final class RefreshFailure: Error, Sendable {}
 
 /// A one-way barrier a refresh waits behind until the test opens it.
 final class Gate: @unchecked Sendable {
-    // Safe because `openState` is only touched while `lock` is held.
+    // Safe because `openState` and `waiters` are only touched while `lock` is held.
     private let lock = NSLock()
     private var openState = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
 
     func open() {
-        lock.withLock { openState = true }
+        let waiting = lock.withLock {
+            openState = true
+            defer { waiters = [] }
+            return waiters
+        }
+        for waiter in waiting { waiter.resume() }
     }
 
     /// Whether ``open()`` has been called.
@@ -74,6 +80,18 @@ final class Gate: @unchecked Sendable {
 
     func wait() async throws {
         try await waitUntil { self.isOpen }
+    }
+
+    /// Waits until the gate opens, even in a cancelled task, as a login that ignores cancellation
+    /// would; suspended rather than polling, so it holds no thread meanwhile.
+    func waitIgnoringCancellation() async {
+        await withCheckedContinuation { continuation in
+            let isOpen = lock.withLock {
+                if !openState { waiters.append(continuation) }
+                return openState
+            }
+            if isOpen { continuation.resume() }
+        }
     }
 }
 

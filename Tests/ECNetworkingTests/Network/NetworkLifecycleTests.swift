@@ -128,6 +128,23 @@ struct NetworkLifecycleTests {
         #expect(session.recordedRequests.count == 1)
     }
 
+    @Test("invalidate while finishSendsAndInvalidate waits cancels what is still in progress")
+    func invalidateCutsFinishingShort() async throws {
+        let session = MockSession()
+        session.stub(with: MockResponse(statusCode: 204, delay: .seconds(30)))
+        let network = makeNetwork(session: session)
+        let inFlight = Task { try await network.send(NetworkRequest(url: testBaseURL)) }
+        try await waitUntil { session.recordedRequests.count == 1 }
+        let finishing = Task { await network.finishSendsAndInvalidate() }
+        try await waitUntil { network.isInvalidated }
+
+        network.invalidate()
+
+        await #expect { try await inFlight.value } throws: { ($0 as? NetworkError)?.isCancellation == true }
+        await finishing.value
+        #expect(network.activeRequestCount == 0)
+    }
+
     @Test("a transport passed in is the caller's: invalidating the network leaves it working")
     func passedInTransportIsLeftAlone() async throws {
         let server = try LoopbackHTTPServer { _ in .response(status: 204) }
