@@ -15,8 +15,18 @@ enum JSONFieldRedaction {
 
     /// `data` with the value of every key for which `isSensitive(keyBytes)` holds replaced by
     /// `placeholder` as a JSON string; `data` itself when there is none.
-    static func redact(_ data: Data, placeholder: String, isSensitive: (ArraySlice<UInt8>) -> Bool) -> Data {
-        let bytes = [UInt8](data)
+    static func redact(
+        _ data: Data, placeholder: String, isSensitive: (Slice<UnsafeBufferPointer<UInt8>>) -> Bool
+    ) -> Data {
+        data.withUnsafeBytes { raw in
+            redact(raw.bindMemory(to: UInt8.self), original: data, placeholder: placeholder, isSensitive: isSensitive)
+        }
+    }
+
+    private static func redact(
+        _ bytes: UnsafeBufferPointer<UInt8>, original: Data, placeholder: String,
+        isSensitive: (Slice<UnsafeBufferPointer<UInt8>>) -> Bool
+    ) -> Data {
         let replacement = Array("\"\(placeholder)\"".utf8)
         var output: [UInt8] = []
         var copiedUpTo = 0
@@ -45,13 +55,13 @@ enum JSONFieldRedaction {
             copiedUpTo = valueEnd
             index = valueEnd
         }
-        guard copiedUpTo > 0 else { return data }
+        guard copiedUpTo > 0 else { return original }
         output += bytes[copiedUpTo...]
         return Data(output)
     }
 
     /// The index just past the string that starts with the quote at `start`, or the end.
-    private static func endOfString(in bytes: [UInt8], from start: Int) -> Int {
+    private static func endOfString(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         var index = start + 1
         while index < bytes.count {
             switch bytes[index] {
@@ -64,7 +74,7 @@ enum JSONFieldRedaction {
     }
 
     /// The index just past the value that starts at `start`, or the end.
-    private static func endOfValue(in bytes: [UInt8], from start: Int) -> Int {
+    private static func endOfValue(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         guard start < bytes.count else { return bytes.count }
         switch bytes[start] {
         case quote:
@@ -103,7 +113,7 @@ enum JSONFieldRedaction {
         byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
-    private static func skippingWhitespace(in bytes: [UInt8], from start: Int) -> Int {
+    private static func skippingWhitespace(in bytes: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
         var index = start
         while index < bytes.count, isWhitespace(bytes[index]) { index += 1 }
         return index
