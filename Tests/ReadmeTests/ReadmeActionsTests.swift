@@ -97,7 +97,7 @@ struct ReadmeActionsTests {
 
         var configuration = NetworkConfiguration(baseURL: URL(string: "https://api.example.com")!, logging: true)
         configuration.logSink = LogSink { line in logger.info("\(line)") }
-        configuration.loggingOptions.redactedHeaders.insert("X-Api-Key")
+        configuration.sensitiveData.headers.insert("X-Tenant-Handle")
         configuration.maximumConcurrentRequests = 4
         configuration.defaultHeaders["Accept"] = "application/json"
         configuration.timeout = .seconds(10)

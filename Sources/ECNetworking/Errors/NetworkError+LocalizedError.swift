@@ -1,21 +1,32 @@
 import Foundation
 
 extension NetworkError: LocalizedError {
-    /// A sentence a person can act on.
+    /// A sentence a person can act on, with secrets redacted as described on ``SensitiveData``
+    ///: a response body is shown in part, after redaction.
     public var errorDescription: String? {
+        sentence(redaction: .forDescriptions)
+    }
+
+    /// How many bytes of a response body a sentence shows.
+    static let bodySnippetLimit = 200
+
+    /// The sentence of ``errorDescription``, redacted with `redaction`, so the logging action
+    /// can apply the configuration's sensitive names.
+    func sentence(redaction: Redaction) -> String {
         switch self {
         case .invalidRequest(let reason):
             "The request is invalid and was not sent: \(reason)."
         case .encodingFailed(let error):
-            "The request body could not be encoded: \(error)."
+            "The request body could not be encoded: \(redaction.describe(error))."
         case .transport(let error):
             "The server could not be reached (URLError \(error.code.rawValue)): \(error.localizedDescription)"
         case .timedOut(let duration):
             "The request timed out after \(duration)."
         case .unacceptableStatusCode(let response):
-            "The server answered with status \(response.statusCode)\(Self.bodySnippet(response))."
+            "The server answered with status \(response.statusCode)\(Self.bodySnippet(response, redaction: redaction))."
         case .decodingFailed(let error, let response):
-            "The response (status \(response.statusCode), \(response.body.count) bytes) could not be decoded: \(error)."
+            "The response (status \(response.statusCode), \(response.body.count) bytes) could not be decoded: "
+                + "\(redaction.describe(error))."
         case .retryLimitReached(let attempts, let response):
             "The request was retried until the limit: \(attempts) attempts, the last answered with status \(response.statusCode)."
         case .invalidResponse:
@@ -29,7 +40,7 @@ extension NetworkError: LocalizedError {
         case .actionTimedOut(let action, let duration):
             "The action \(action) did not finish within \(duration)."
         case .retriesExhausted(let attempts, let lastError):
-            "The request failed after \(attempts) attempts: \((lastError as? LocalizedError)?.errorDescription ?? "\(lastError)")"
+            "The request failed after \(attempts) attempts: \(redaction.describe(lastError))"
         case .actionDidNotComplete(let action):
             "The action \(action) released its completion handler without calling it."
         case .actionNotImplemented(let action):
@@ -41,10 +52,9 @@ extension NetworkError: LocalizedError {
         }
     }
 
-    private static func bodySnippet(_ response: NetworkResponse) -> String {
-        guard !response.body.isEmpty, let text = String(data: response.body.prefix(200), encoding: .utf8) else {
-            return ""
-        }
-        return ": \(text)"
+    private static func bodySnippet(_ response: NetworkResponse, redaction: Redaction) -> String {
+        guard !response.body.isEmpty else { return "" }
+        let contentType = response.headers["Content-Type"]
+        return ": " + redaction.bodyPreview(response.body, contentType: contentType, limit: bodySnippetLimit)
     }
 }

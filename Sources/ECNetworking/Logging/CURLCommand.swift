@@ -1,9 +1,10 @@
-/// Renders a request as a cURL command that repeats it, with secrets redacted.
+/// Renders a request as a cURL command that repeats it, with secrets redacted. Every argument is
+/// quoted, the method included: `|`, `&`, `$` and backquotes are valid in an HTTP method.
 enum CURLCommand {
     static func render(_ request: NetworkRequest, redaction: Redaction) -> String {
         var parts = ["curl"]
         if request.method != .get {
-            parts.append("-X \(request.method.rawValue)")
+            parts.append("-X \(quote(request.method.rawValue))")
         }
         parts.append(quote(redaction.url(request.url)))
         for field in request.headers {

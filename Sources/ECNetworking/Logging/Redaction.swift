@@ -1,102 +1,175 @@
 import Foundation
 
-/// Hides secrets in what is logged: header values, query parameter values, and the values of
-/// named fields in JSON and form bodies.
+/// Hides the secrets ``SensitiveData`` names wherever a request, response or error is shown:
+/// header values, URL userinfo, query and fragment parameter values, and body field values.
+///
+/// Built once per configuration, since it normalizes the names; ``forDescriptions`` serves
+/// descriptions.
 struct Redaction: Sendable {
     static let placeholder = "<redacted>"
+    /// The placeholder percent-encoded, where the text must stay a valid URL.
+    static let urlPlaceholder = "%3Credacted%3E"
 
-    private let headers: [String]
-    private let queryParameters: [String]
-    private let bodyFields: [String]
-    /// The body field names as lowercase bytes, for the search that decides whether to parse.
-    private let lowercasedBodyFields: [[UInt8]]
+    private let headers: SensitiveNames
+    private let queryParameters: SensitiveNames
+    private let bodyFields: SensitiveNames
 
-    init(options: LoggingOptions) {
-        headers = Array(options.redactedHeaders)
-        queryParameters = Array(options.redactedQueryParameters)
-        bodyFields = Array(options.redactedBodyFields)
-        lowercasedBodyFields = bodyFields.map { Self.lowercasedBytes($0.utf8) }.filter { !$0.isEmpty }
+    init(_ sensitiveData: SensitiveData) {
+        headers = SensitiveNames(sensitiveData.headers)
+        queryParameters = SensitiveNames(sensitiveData.queryParameters)
+        bodyFields = SensitiveNames(sensitiveData.bodyFields)
+    }
+
+    func isSensitiveHeader(_ name: String) -> Bool {
+        headers.matches(name)
     }
 
     func headerValue(name: String, value: String) -> String {
-        Self.matches(name, headers) ? Self.placeholder : value
+        headers.matches(name) ? Self.placeholder : value
     }
 
-    /// The URL as text with the values of redacted query parameters replaced.
+    /// The headers with the values of sensitive ones replaced, order and names kept.
+    func headers(_ headers: HTTPHeaders) -> HTTPHeaders {
+        HTTPHeaders(
+            headers.fields.map { HTTPHeaders.Field(name: $0.name, value: headerValue(name: $0.name, value: $0.value)) })
+    }
+
+    /// The URL as text without its userinfo and with the values of sensitive query and fragment
+    /// parameters replaced.
     ///
     /// Built as text: `URLComponents` stops the process when given a query with `<` or `>`, and
     /// this line is for people and shells, not for sending.
-    func url(_ url: URL) -> String {
-        let text = url.absoluteString
-        guard let queryStart = text.firstIndex(of: "?") else { return text }
-        let fragmentStart = text[queryStart...].firstIndex(of: "#") ?? text.endIndex
-        let query = text[text.index(after: queryStart)..<fragmentStart]
-        return text[..<queryStart] + "?" + Self.redactPairs(query, names: queryParameters) + text[fragmentStart...]
+    func url(_ url: URL, placeholder: String = Redaction.placeholder) -> String {
+        urlText(url.absoluteString, placeholder: placeholder)
     }
 
-    /// The body with the values of redacted fields replaced, for JSON and form bodies; any other
-    /// body as it is.
+    /// The request's URL with its ``NetworkRequest/queryItems`` appended, redacted as ``url(_:placeholder:)``.
+    func url(of request: NetworkRequest) -> String {
+        guard !request.queryItems.isEmpty else { return url(request.url) }
+        if let full = try? request.urlWithQuery() { return url(full) }
+        // A URL that cannot take a query still shows which items were meant for it.
+        let items = request.queryItems.map { item in
+            queryParameters.matches(item.name) ? "\(item.name)=\(Self.placeholder)" : "\(item.name)=\(item.value ?? "")"
+        }
+        return url(request.url) + " + query " + items.joined(separator: "&")
+    }
+
+    func urlText(_ text: String, placeholder: String = Redaction.placeholder) -> String {
+        let fragmentStart = text.firstIndex(of: "#") ?? text.endIndex
+        let queryStart = text[..<fragmentStart].firstIndex(of: "?") ?? fragmentStart
+        var result = Self.withoutUserinfo(text[..<queryStart], placeholder: placeholder)
+        if queryStart < fragmentStart {
+            let query = text[text.index(after: queryStart)..<fragmentStart]
+            result += "?" + Self.redactPairs(query, names: queryParameters, placeholder: placeholder)
+        }
+        if fragmentStart < text.endIndex {
+            let fragment = text[text.index(after: fragmentStart)...]
+            result += "#" + Self.redactPairs(fragment, names: queryParameters, placeholder: placeholder)
+        }
+        return result
+    }
+
+    /// The body with the values of sensitive fields replaced, for form bodies and for JSON
+    /// bodies (by content type, or a body that starts with `{` or `[`); any other body as it is.
     func body(_ data: Data, contentType: String?) -> Data {
         guard !bodyFields.isEmpty, !data.isEmpty else { return data }
-        let type = Self.lowercasedBytes((contentType ?? "").utf8)
-        if Self.contains(type, Array("x-www-form-urlencoded".utf8)) {
+        let type = (contentType ?? "").lowercased()
+        if type.contains("x-www-form-urlencoded") {
             let text = String(decoding: data, as: UTF8.self)
-            return Data(Self.redactPairs(Substring(text), names: bodyFields).utf8)
+            return Data(Self.redactPairs(Substring(text), names: bodyFields, placeholder: Self.placeholder).utf8)
         }
-        let looksLikeJSON =
-            Self.contains(type, Array("json".utf8)) || data.first == UInt8(ascii: "{")
-            || data.first == UInt8(ascii: "[")
-        guard looksLikeJSON, let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
-        else { return data }
-        let redacted = redactJSON(object)
-        return (try? JSONSerialization.data(withJSONObject: redacted, options: [.sortedKeys, .fragmentsAllowed]))
-            ?? data
+        let firstByte = data.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
+        guard type.contains("json") || firstByte == UInt8(ascii: "{") || firstByte == UInt8(ascii: "[") else {
+            return data
+        }
+        return JSONFieldRedaction.redact(data, placeholder: Self.placeholder) { bodyFields.matches(bytes: $0) }
     }
 
-    /// Whether any redacted field name occurs in the bytes, ignoring ASCII case. It may say yes
-    /// for a name inside a value, which only costs a parse; it never says no for a present key.
-    private func mentionsBodyField(_ data: Data) -> Bool {
-        let lowered = Self.lowercasedBytes(data)
-        return lowercasedBodyFields.contains { Self.contains(lowered, $0) }
+    /// The body, redacted, as a preview of at most `limit` bytes.
+    func bodyPreview(_ data: Data, contentType: String?, limit: Int) -> String {
+        BodyPreview.text(of: body(data, contentType: contentType), limit: limit)
     }
 
-    private static func lowercasedBytes(_ bytes: some Sequence<UInt8>) -> [UInt8] {
-        bytes.map { (65...90).contains($0) ? $0 + 32 : $0 }
-    }
-
-    /// A plain byte search: Foundation's `String.contains` goes through `NSString` on Linux.
-    private static func contains(_ haystack: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard !needle.isEmpty, needle.count <= haystack.count else { return needle.isEmpty }
-        return (0...(haystack.count - needle.count)).contains { start in
-            haystack[start] == needle[0] && haystack[start..<(start + needle.count)].elementsEqual(needle)
+    /// What can be shown of `error`: a ``NetworkError`` or `URLError` without secrets (a `URLError`
+    /// keeps its failing URL, token and userinfo included, in its user info), an `EncodingError`
+    /// without the value that failed, anything else as it describes itself.
+    func describe(_ error: any Error) -> String {
+        switch error {
+        case let error as NetworkError:
+            return error.sentence(redaction: self)
+        case let error as URLError:
+            return "URLError \(error.code.rawValue)" + (error.failingURL.map { " for \(url($0))" } ?? "")
+        case EncodingError.invalidValue(let value, let context):
+            return "a value of type \(type(of: value)) cannot be encoded at \(context.codingPath.map(\.stringValue))"
+                + ": \(context.debugDescription)"
+        default:
+            return (error as? LocalizedError)?.errorDescription ?? String(describing: error)
         }
     }
 
-    private func redactJSON(_ value: Any) -> Any {
-        if let object = value as? [String: Any] {
-            var result: [String: Any] = [:]
-            for (key, field) in object {
-                result[key] = Self.matches(key, bodyFields) ? Self.placeholder : redactJSON(field)
-            }
-            return result
+    /// The request as it may be handed on to code that keeps or forwards it (the metrics hook):
+    /// sensitive header values, userinfo, query items and body fields redacted. A JSON body that was
+    /// never encoded is left out, since its fields are not known.
+    func request(_ request: NetworkRequest) -> NetworkRequest {
+        var redacted = request
+        redacted.headers = headers(request.headers)
+        if let url = URL(string: url(request.url, placeholder: Self.urlPlaceholder)) {
+            redacted.url = url
+        } else {
+            // Not reached for a URL that parsed once; still, the original must not be passed on.
+            redacted.url = URL(string: "about:blank")!
         }
-        if let array = value as? [Any] { return array.map(redactJSON) }
-        return value
+        redacted.queryItems = request.queryItems.map { item in
+            queryParameters.matches(item.name) ? URLQueryItem(name: item.name, value: Self.placeholder) : item
+        }
+        switch request.body?.content {
+        case .data(let data, let contentType)?:
+            let type = request.headers["Content-Type"] ?? contentType
+            redacted.body = .data(body(data, contentType: type), contentType: contentType)
+        case .form(let fields)?:
+            redacted.body = .form(
+                fields.map { bodyFields.matches($0.name) ? URLQueryItem(name: $0.name, value: Self.placeholder) : $0 })
+        case .text(let text, let contentType)?:
+            let text = String(decoding: body(Data(text.utf8), contentType: contentType), as: UTF8.self)
+            redacted.body = .text(text, contentType: contentType)
+        case .json?:
+            redacted.body = nil
+        case nil:
+            break
+        }
+        return redacted
     }
 
-    /// Replaces the value of each `name=value` pair whose (percent-decoded) name is in `names`.
-    private static func redactPairs(_ text: Substring, names: [String]) -> String {
-        text
+    /// See ``SensitiveData/carriesCredentials(_:)``.
+    func carriesCredentials(_ request: NetworkRequest) -> Bool {
+        if request.headers.contains(where: { headers.matches($0.name) }) { return true }
+        if request.url.user != nil || request.url.password != nil { return true }
+        if request.queryItems.contains(where: { queryParameters.matches($0.name) }) { return true }
+        // Redaction changes the URL exactly when it has a sensitive query or fragment parameter.
+        let text = request.url.absoluteString
+        return urlText(text) != text
+    }
+
+    /// The part of a URL before its query, with any userinfo replaced.
+    private static func withoutUserinfo(_ text: Substring, placeholder: String) -> String {
+        guard let schemeEnd = text.firstRange(of: "://")?.upperBound else { return String(text) }
+        let authorityEnd = text[schemeEnd...].firstIndex(of: "/") ?? text.endIndex
+        guard let at = text[schemeEnd..<authorityEnd].lastIndex(of: "@") else { return String(text) }
+        return String(text[..<schemeEnd]) + placeholder + String(text[at...])
+    }
+
+    /// Replaces the value of each `name=value` pair whose percent-decoded name is in `names`.
+    private static func redactPairs(_ text: Substring, names: SensitiveNames, placeholder: String) -> String {
+        guard !names.isEmpty, text.contains("=") else { return String(text) }
+        return
+            text
             .split(separator: "&", omittingEmptySubsequences: false)
             .map { pair -> String in
-                let name = pair.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
-                let decodedName = name.removingPercentEncoding ?? name
-                return matches(decodedName, names) ? name + "=" + placeholder : String(pair)
+                guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
+                let name = pair[..<equals]
+                let decodedName = name.removingPercentEncoding ?? String(name)
+                return names.matches(decodedName) ? String(name) + "=" + placeholder : String(pair)
             }
             .joined(separator: "&")
-    }
-
-    private static func matches(_ name: String, _ names: [String]) -> Bool {
-        names.contains { $0.equalsIgnoringASCIICase(name) }
     }
 }

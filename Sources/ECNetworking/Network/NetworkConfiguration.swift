@@ -13,8 +13,12 @@ public struct NetworkConfiguration: Sendable {
     public var baseURL: URL
     /// Whether the built-in logging action is installed; it runs after every other action.
     public var logging: Bool
-    /// What the logging action writes and hides.
+    /// What the logging action writes.
     public var loggingOptions: LoggingOptions
+    /// The names of the headers, query parameters and body fields that hold secrets: redacted in
+    /// logs, the cURL line and the metrics hook's request, and, for headers, not forwarded on a
+    /// redirect to another origin. ``SensitiveData/default`` unless changed.
+    public var sensitiveData: SensitiveData
     /// How many requests may be on the wire at once; the rest wait in priority order, a waiting
     /// request rising one priority step for every 32 requests admitted while it waits, so `.low`
     /// ones are not starved. `nil`, the default, means no limit. A value below 1 admits nothing: every
@@ -38,7 +42,8 @@ public struct NetworkConfiguration: Sendable {
     /// The queue completion handlers are called on; `nil`, the default, calls them on whichever
     /// thread the send finished on (a server or command-line tool may never run the main queue).
     public var completionQueue: DispatchQueue?
-    /// Called once after every send, successful or not, with its timings.
+    /// Called once after every send, successful or not, with its timings. The request it gets is
+    /// redacted with ``sensitiveData`` (see ``RequestMetrics/request``).
     public var metricsHandler: (@Sendable (RequestMetrics) -> Void)?
     /// The largest body accepted, in bytes; a larger one stops the transfer and fails with
     /// ``NetworkError/responseTooLarge(limit:)``. Bytes are counted as they arrive (`Content-Length`
@@ -78,6 +83,7 @@ public struct NetworkConfiguration: Sendable {
         self.baseURL = baseURL
         self.logging = logging
         self.loggingOptions = LoggingOptions()
+        self.sensitiveData = .default
         self.maximumConcurrentRequests = nil
         self.defaultHeaders = [:]
         self.timeout = .seconds(60)

@@ -6,26 +6,23 @@
 ///
 /// On a redirect to another origin (scheme, host or port), credentials are not forwarded:
 /// FoundationNetworking on Linux forwards a manually set `Authorization` header today, so the
-/// library strips the headers named in ``headersRemovedAcrossOrigins`` itself.
+/// library itself strips every header that ``NetworkConfiguration/sensitiveData`` names (by
+/// default `Authorization`, `Proxy-Authorization`, `Cookie`, `X-Api-Key`, `X-Auth-Token` and the
+/// like; see ``SensitiveData/defaultHeaders``), the same list the logs redact.
 public struct RedirectPolicy: Sendable, Hashable {
     /// Whether redirects are followed at all; when not, the 3xx response is returned as it is.
     public var followsRedirects: Bool
     /// How many redirects one request may follow before it fails with
     /// ``NetworkError/tooManyRedirects(limit:)``.
     public var maximumRedirects: Int
-    /// Headers removed when a redirect leads to another origin; compared without regard to case.
-    public var headersRemovedAcrossOrigins: Set<String>
 
-    /// Creates a policy; by default it follows up to 10 redirects and drops `Authorization`,
-    /// `Proxy-Authorization` and `Cookie` across origins.
+    /// Creates a policy; by default it follows up to 10 redirects.
     public init(
         followsRedirects: Bool = true,
-        maximumRedirects: Int = 10,
-        headersRemovedAcrossOrigins: Set<String> = ["Authorization", "Proxy-Authorization", "Cookie"]
+        maximumRedirects: Int = 10
     ) {
         self.followsRedirects = followsRedirects
         self.maximumRedirects = maximumRedirects
-        self.headersRemovedAcrossOrigins = headersRemovedAcrossOrigins
     }
 
     /// Follows up to 10 redirects, dropping credentials across origins.

@@ -1,7 +1,13 @@
 /// What the metrics hook learns about each finished send; the successor of ELWebService's
 /// `responseTime` and `responseJSONTime`, measured on every platform.
+///
+/// Its descriptions (`print`, `dump`) redact secrets as described on ``SensitiveData``.
 public struct RequestMetrics: Sendable {
-    /// The request as last sent, or as built when it never reached the wire.
+    /// The request as last sent, or as built when it never reached the wire. The network hands
+    /// the hook a redacted copy, made with ``NetworkConfiguration/sensitiveData``: sensitive header
+    /// values, query parameter values and body fields read `<redacted>` (`%3Credacted%3E` inside the
+    /// URL, whose userinfo is replaced too), and a JSON body that was never encoded is left out.
+    /// Method, host, path and other headers are as sent.
     public var request: NetworkRequest
     /// The status of the last response, if one arrived.
     public var statusCode: Int?
@@ -9,7 +15,9 @@ public struct RequestMetrics: Sendable {
     public var attempts: Int
     /// How long each stage took.
     public var timings: NetworkTimings
-    /// Why the send failed, or `nil` when it succeeded.
+    /// Why the send failed, or `nil` when it succeeded: the very error the caller got. Its
+    /// descriptions redact secrets, but what it carries (a ``NetworkResponse`` and its request) is
+    /// as received and sent.
     public var error: (any Error)?
 
     /// Creates metrics.

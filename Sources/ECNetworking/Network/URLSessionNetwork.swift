@@ -36,12 +36,15 @@ public final class URLSessionNetwork: Network {
     let actions: ActionRegistry
     let admission: AdmissionController?
     let loggingAction: LoggingAction?
+    /// The configuration's ``NetworkConfiguration/sensitiveData``, prepared once.
+    let redaction: Redaction
     let activeSends = ActiveSendRegistry()
     let coalescing = CoalescingRegistry()
 
     /// Creates a network that sends through `session`; by default a `URLSessionTransport` kept for
     /// the network's whole life (short-lived sessions crash in libcurl on Linux), which follows
-    /// ``NetworkConfiguration/redirectPolicy`` and stops a body past
+    /// ``NetworkConfiguration/redirectPolicy`` (removing ``NetworkConfiguration/sensitiveData``'s
+    /// headers across origins) and stops a body past
     /// ``NetworkConfiguration/maximumResponseSize`` as its bytes arrive.
     public init(configuration: NetworkConfiguration, session: (any Session)? = nil) {
         self.configuration = configuration
@@ -52,11 +55,16 @@ public final class URLSessionNetwork: Network {
             let transport = URLSessionTransport(
                 configuration: .default,
                 redirectPolicy: configuration.redirectPolicy,
-                maximumResponseSize: configuration.maximumResponseSize)
+                maximumResponseSize: configuration.maximumResponseSize,
+                sensitiveData: configuration.sensitiveData)
             self.session = transport
             self.ownedTransport = transport
         }
-        self.loggingAction = configuration.logging ? LoggingAction(options: configuration.loggingOptions) : nil
+        let redaction = Redaction(configuration.sensitiveData)
+        self.redaction = redaction
+        Redaction.registerForDescriptions(configuration.sensitiveData)
+        self.loggingAction =
+            configuration.logging ? LoggingAction(options: configuration.loggingOptions, redaction: redaction) : nil
         self.actions = ActionRegistry(trailingAction: loggingAction)
         self.admission = configuration.maximumConcurrentRequests.map(AdmissionController.init(limit:))
     }

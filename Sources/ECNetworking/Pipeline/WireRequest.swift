@@ -16,7 +16,8 @@ struct WireRequest: Sendable {
     /// Validates and encodes `request`.
     ///
     /// - Throws: ``NetworkError/invalidRequest(reason:)`` for a URL that is not absolute HTTP(S),
-    ///   a method that is not an HTTP token, or a header with a line break or invalid name;
+    ///   a method that is not an HTTP token, or a header with a line break or invalid name (the
+    ///   reason names the URL redacted with the configuration's ``SensitiveData``, never a header value);
     ///   ``NetworkError/encodingFailed(_:)`` for a body that cannot be encoded.
     init(_ request: NetworkRequest, configuration: NetworkConfiguration) throws {
         let url = try request.urlWithQuery()
@@ -24,7 +25,8 @@ struct WireRequest: Sendable {
             scheme.equalsIgnoringASCIICase("http") || scheme.equalsIgnoringASCIICase("https"),
             let host = url.host, !host.isEmpty
         else {
-            throw NetworkError.invalidRequest(reason: "\"\(url.absoluteString)\" is not an absolute http or https URL")
+            let shown = Redaction(configuration.sensitiveData).url(url)
+            throw NetworkError.invalidRequest(reason: "\"\(shown)\" is not an absolute http or https URL")
         }
         guard HeaderValidation.isToken(request.method.rawValue) else {
             throw NetworkError.invalidRequest(reason: "\"\(request.method.rawValue)\" is not a valid HTTP method")

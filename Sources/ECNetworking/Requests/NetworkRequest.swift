@@ -85,11 +85,12 @@ public struct NetworkRequest: Sendable {
     /// The URL with ``queryItems`` appended to its query, each name and value percent-encoded
     /// strictly (`+`, `&`, `=`, spaces and non-ASCII included).
     ///
-    /// - Throws: ``NetworkError/invalidRequest(reason:)`` when the URL cannot take a query.
+    /// - Throws: ``NetworkError/invalidRequest(reason:)`` when the URL cannot take a query; the
+    ///   reason shows the URL redacted as descriptions are (see ``SensitiveData``).
     public func urlWithQuery() throws -> URL {
         guard !queryItems.isEmpty else { return url }
         guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
-            throw NetworkError.invalidRequest(reason: "The URL \(url.absoluteString) cannot be parsed")
+            throw NetworkError.invalidRequest(reason: "The URL \(Redaction.forDescriptions.url(url)) cannot be parsed")
         }
         let added = queryItems.map { item in
             let name = PercentEncoding.encodeQueryComponent(item.name)
@@ -103,7 +104,8 @@ public struct NetworkRequest: Sendable {
             components.percentEncodedQuery = added
         }
         guard let result = components.url else {
-            throw NetworkError.invalidRequest(reason: "The query could not be added to \(url.absoluteString)")
+            throw NetworkError.invalidRequest(
+                reason: "The query could not be added to \(Redaction.forDescriptions.url(url))")
         }
         return result
     }

@@ -2,11 +2,11 @@ extension StoredResponse {
     /// Whether this entry may answer `request`: every request header its `Vary` names has the
     /// values it had when the entry was stored. Credential headers are left out of the comparison,
     /// since an entry is only ever read in the partition of the identity it was stored for.
-    func matchesVariedHeaders(of request: NetworkRequest, detector: CredentialDetector) -> Bool {
+    func matchesVariedHeaders(of request: NetworkRequest, sensitiveData: SensitiveData) -> Bool {
         let cacheControl = CacheControl(headers)
         guard !cacheControl.variesOnEverything else { return false }
         return cacheControl.variedHeaderNames.allSatisfy { name in
-            detector.isCredentialHeader(name)
+            sensitiveData.isSensitiveHeader(name)
                 || request.headers.values(for: name) == variedRequestHeaders.values(for: name)
         }
     }
@@ -16,10 +16,10 @@ extension StoredResponse {
     static func variedHeaders(
         of request: NetworkRequest,
         cacheControl: CacheControl,
-        detector: CredentialDetector
+        sensitiveData: SensitiveData
     ) -> HTTPHeaders {
         var varied = HTTPHeaders()
-        for name in cacheControl.variedHeaderNames where !detector.isCredentialHeader(name) {
+        for name in cacheControl.variedHeaderNames where !sensitiveData.isSensitiveHeader(name) {
             for value in request.headers.values(for: name) {
                 varied.add(name: name, value: value)
             }

@@ -109,13 +109,13 @@ extension URLSessionNetwork {
         var partition: StoragePartition?
         /// `nil` when the request carries a credential without a partition: it bypasses the store.
         var key: String?
-        var detector: CredentialDetector
+        var sensitiveData: SensitiveData
 
         /// Whether `sent`, the request as it went on the wire, still belongs where this send read
         /// the store: the same partition, and no credential unless there is a partition.
         func keepsIdentity(_ sent: NetworkRequest) -> Bool {
             guard sent.customProperties[StoragePartition.self] == partition else { return false }
-            return partition != nil || !detector.carriesCredential(sent)
+            return partition != nil || !sensitiveData.carriesCredentials(sent)
         }
     }
 
@@ -125,12 +125,12 @@ extension URLSessionNetwork {
         // The key sees the default headers (an `Accept` set for every request) the pipeline adds.
         var keyed = networkRequest
         keyed.headers.addMissing(from: configuration.defaultHeaders)
-        let detector = CredentialDetector(options: configuration.loggingOptions)
+        let sensitiveData = configuration.sensitiveData
 
         // The store is read before any action runs, so actions that will add a credential say now
         // whose it will be.
         var partition = keyed.customProperties[StoragePartition.self]
-        var carriesCredential = detector.carriesCredential(keyed)
+        var carriesCredential = sensitiveData.carriesCredentials(keyed)
         for action in actions.snapshot.willBegin {
             guard let partitioning = action as? any StoragePartitioningAction,
                 case .credential(let claimed) = await partitioning.storageIdentity(for: keyed)
@@ -142,7 +142,7 @@ extension URLSessionNetwork {
         let key: String? =
             if let partition { partition.key(requestKey) } else if carriesCredential { nil } else { requestKey }
         return StorableNetworkRequest(
-            request: networkRequest, keyed: keyed, partition: partition, key: key, detector: detector)
+            request: networkRequest, keyed: keyed, partition: partition, key: key, sensitiveData: sensitiveData)
     }
 
     /// The entry for `built` in its partition, if it may answer the request (its `Vary` headers
@@ -151,7 +151,7 @@ extension URLSessionNetwork {
         -> StoredResponse?
     {
         guard let key = built.key, let entry = await storage.storedResponse(for: key) else { return nil }
-        return entry.matchesVariedHeaders(of: built.keyed, detector: built.detector) ? entry : nil
+        return entry.matchesVariedHeaders(of: built.keyed, sensitiveData: built.sensitiveData) ? entry : nil
     }
 
     /// Stores `entry`, the answer to `sent`, unless its identity changed since the store was read
@@ -174,7 +174,7 @@ extension URLSessionNetwork {
         }
         var entry = entry
         entry.variedRequestHeaders = StoredResponse.variedHeaders(
-            of: sent, cacheControl: response, detector: built.detector)
+            of: sent, cacheControl: response, sensitiveData: built.sensitiveData)
         await storage.store(entry, for: key)
     }
 

@@ -6,8 +6,8 @@ import Foundation
 
 /// Turns the request a redirect proposes into the one that is sent.
 ///
-/// On a redirect to another origin it removes the credential headers the ``RedirectPolicy``
-/// names: FoundationNetworking on Linux copies every header of the previous request, so a
+/// On a redirect to another origin it removes the headers ``SensitiveData`` names, the list the
+/// logs redact too: FoundationNetworking on Linux copies every header of the previous request, so a
 /// manually set `Authorization` would otherwise reach another server, even one on another port of
 /// the same host.
 ///
@@ -16,13 +16,13 @@ import Foundation
 /// this, a cookie set by the redirect itself (a login redirect) would be missing from the next
 /// request.
 struct RedirectRewriter: Sendable {
-    /// The policy's header names, lower-cased once so each redirect compares without regard to case.
-    private let headersRemovedAcrossOrigins: Set<String>
+    /// The sensitive names, prepared once for every redirect.
+    private let redaction: Redaction
     /// Where the session keeps cookies, or `nil` when it sets none.
     private let cookieStorage: HTTPCookieStorage?
 
-    init(policy: RedirectPolicy, configuration: URLSessionConfiguration) {
-        headersRemovedAcrossOrigins = Set(policy.headersRemovedAcrossOrigins.map { $0.lowercased() })
+    init(sensitiveData: SensitiveData, configuration: URLSessionConfiguration) {
+        redaction = Redaction(sensitiveData)
         cookieStorage = configuration.httpShouldSetCookies ? configuration.httpCookieStorage : nil
     }
 
@@ -32,7 +32,7 @@ struct RedirectRewriter: Sendable {
         var request = proposed
         if !Origin.same(originalURL, proposed.url) {
             for name in (proposed.allHTTPHeaderFields ?? [:]).keys
-            where headersRemovedAcrossOrigins.contains(name.lowercased()) {
+            where redaction.isSensitiveHeader(name) {
                 request.setValue(nil, forHTTPHeaderField: name)
             }
         }

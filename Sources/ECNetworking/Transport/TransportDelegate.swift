@@ -35,10 +35,13 @@ final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
 
     /// Creates the delegate for a session with `configuration`, whose cookie settings redirects
     /// follow.
-    init(configuration: URLSessionConfiguration, redirectPolicy: RedirectPolicy, maximumResponseSize: Int?) {
+    init(
+        configuration: URLSessionConfiguration, redirectPolicy: RedirectPolicy, maximumResponseSize: Int?,
+        sensitiveData: SensitiveData
+    ) {
         self.redirectPolicy = redirectPolicy
         self.maximumResponseSize = maximumResponseSize
-        self.redirectRewriter = RedirectRewriter(policy: redirectPolicy, configuration: configuration)
+        self.redirectRewriter = RedirectRewriter(sensitiveData: sensitiveData, configuration: configuration)
     }
 
     /// The number of tasks whose completion has not been called yet.

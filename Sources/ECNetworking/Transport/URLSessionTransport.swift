@@ -6,15 +6,16 @@ import Foundation
 
 /// A ``Session`` over one long-lived, delegate-based `URLSession` that enforces what a plain
 /// `URLSession` cannot on every platform: a response size limit counted as bytes arrive, and a
-/// ``RedirectPolicy`` that never forwards credentials to another origin nor follows a redirect
-/// out of http and https.
+/// ``RedirectPolicy`` that never forwards credentials (the headers ``SensitiveData`` names) to
+/// another origin nor follows a redirect out of http and https.
 ///
 /// ```swift
 /// var configuration = NetworkConfiguration(baseURL: baseURL)
 /// configuration.maximumResponseSize = 1_048_576
 /// let transport = URLSessionTransport(
 ///     redirectPolicy: configuration.redirectPolicy,
-///     maximumResponseSize: configuration.maximumResponseSize)
+///     maximumResponseSize: configuration.maximumResponseSize,
+///     sensitiveData: configuration.sensitiveData)
 /// let network = URLSessionNetwork(configuration: configuration, session: transport)
 /// ```
 ///
@@ -42,17 +43,20 @@ public final class URLSessionTransport: Session {
     ///
     /// - Parameters:
     ///   - configuration: The session's configuration.
-    ///   - redirectPolicy: Whether redirects are followed, how many, and which headers are removed
-    ///     when one leads to another origin.
+    ///   - redirectPolicy: Whether redirects are followed, and how many.
     ///   - maximumResponseSize: The largest body accepted, in bytes; a larger one stops the transfer
     ///     and fails with ``NetworkError/responseTooLarge(limit:)``. `nil` means no limit.
+    ///   - sensitiveData: Whose headers are removed when a redirect leads to another origin; pass
+    ///     the network's ``NetworkConfiguration/sensitiveData`` so that one list governs both.
     public init(
         configuration: URLSessionConfiguration = .default,
         redirectPolicy: RedirectPolicy = .default,
-        maximumResponseSize: Int? = nil
+        maximumResponseSize: Int? = nil,
+        sensitiveData: SensitiveData = .default
     ) {
         let delegate = TransportDelegate(
-            configuration: configuration, redirectPolicy: redirectPolicy, maximumResponseSize: maximumResponseSize)
+            configuration: configuration, redirectPolicy: redirectPolicy, maximumResponseSize: maximumResponseSize,
+            sensitiveData: sensitiveData)
         self.delegate = delegate
         self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: Self.delegateQueue())
     }

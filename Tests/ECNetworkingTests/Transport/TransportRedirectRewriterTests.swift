@@ -19,15 +19,15 @@ struct TransportRedirectRewriterTests {
         return request
     }
 
-    private func rewriter(_ policy: RedirectPolicy = .default) -> RedirectRewriter {
-        RedirectRewriter(policy: policy, configuration: .ephemeral)
+    private func rewriter(_ sensitiveData: SensitiveData = .default) -> RedirectRewriter {
+        RedirectRewriter(sensitiveData: sensitiveData, configuration: .ephemeral)
     }
 
-    @Test("across origins, the policy's headers go whatever their case; others stay")
+    @Test("across origins, the sensitive headers go whatever their case; others stay")
     func crossOrigin() {
-        let policy = RedirectPolicy(headersRemovedAcrossOrigins: ["AUTHORIZATION", "x-api-key"])
+        let sensitiveData = SensitiveData(headers: ["AUTHORIZATION", "x-api-key"])
 
-        let request = rewriter(policy).request(for: proposed("https://cdn.example.com/a"), originalURL: original)
+        let request = rewriter(sensitiveData).request(for: proposed("https://cdn.example.com/a"), originalURL: original)
 
         #expect(request.value(forHTTPHeaderField: "Authorization") == nil)
         #expect(request.value(forHTTPHeaderField: "X-API-Key") == nil)

@@ -22,7 +22,7 @@ struct LoggingBodyRedactionTests {
         let network = makeNetwork(session: session) { configuration in
             configuration.logging = true
             configuration.logSink = LogSink { lines.append($0) }
-            configuration.loggingOptions.redactedBodyFields.insert("pin")
+            configuration.sensitiveData.bodyFields.insert("pin")
         }
 
         _ = try await network.send(Login(body: .json(["username": "ada", "password": "JSON-SECRET", "pin": "1234"])))

@@ -36,24 +36,6 @@ private func makeLoggingNetwork(
     return (URLSessionNetwork(configuration: configuration, session: session), session)
 }
 
-/// The words a POSIX shell makes of `command` after its leading `curl`, so that a test can check
-/// that the logged cURL command quotes everything correctly.
-private func shellWords(ofCURLCommand command: String) throws -> [String] {
-    let trimmed = command.trimmingCharacters(in: .whitespaces)
-    try #require(trimmed.hasPrefix("curl "))
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", "printf '%s\\n' " + trimmed.dropFirst("curl ".count)]
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    try #require(process.terminationStatus == 0)
-    return String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
-        .dropLast().map(String.init)
-}
-
 /// Secrets used by the query redaction scenario, which runs in a child process.
 private enum QuerySecrets {
     static let accessToken = "SECRET-QUERY-ACCESS-TOKEN"
@@ -68,7 +50,7 @@ private enum QuerySecrets {
 private func runQueryRedactionScenario() async -> (logs: String, wireURLs: [String]) {
     let collector = LogCollector()
     let (network, session) = makeLoggingNetwork(collector: collector) {
-        $0.loggingOptions.redactedQueryParameters.insert("session_sig")
+        $0.sensitiveData.queryParameters.insert("session_sig")
     }
     session.stub(.path("/v1/users"), with: MockResponse(statusCode: 200))
     session.stub(.path("/v1/fail"), with: .failure(.notConnectedToInternet))
@@ -113,7 +95,7 @@ struct LoggingTests {
                 "    X-Trace: t-1",
                 "    Content-Type: application/json",
                 "    body: \(body)",
-                "    curl -X POST 'https://api.example.com/v1/users' -H 'X-Trace: t-1' "
+                "    curl -X 'POST' 'https://api.example.com/v1/users' -H 'X-Trace: t-1' "
                     + "-H 'Content-Type: application/json' --data-binary '\(body)'",
             ])
     }
@@ -278,7 +260,7 @@ struct LoggingTests {
     func headerRedaction() async throws {
         let collector = LogCollector()
         let (network, session) = makeLoggingNetwork(collector: collector) {
-            $0.loggingOptions.redactedHeaders.insert("X-Api-Key")
+            $0.sensitiveData.headers.insert("X-Api-Key")
             $0.defaultHeaders = ["Proxy-Authorization": "Basic SECRET-PROXY"]
         }
         network.add(action: AddHeader(name: "Cookie", value: "session=SECRET-COOKIE"))

@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+
+@testable import ECNetworking
+
+@Suite("SensitiveData: which names are secret")
+struct SensitiveDataTests {
+    private let defaults = SensitiveData.default
+
+    @Test(
+        "body fields that merely contain a sensitive name are sensitive, whatever their case or separators",
+        arguments: [
+            "password", "newPassword", "currentPassword", "passwordConfirmation", "password_confirmation",
+            "NEW-PASSWORD", "user[password]", "passwd", "token", "access_token", "refreshToken", "id_token",
+            "secret", "clientSecret", "client_secret", "apiKey", "api_key", "API-KEY", "privateKey",
+            "credentials",
+        ])
+    func sensitiveBodyFields(name: String) {
+        #expect(defaults.isSensitiveBodyField(name))
+    }
+
+    @Test(
+        "ordinary body fields are not", arguments: ["username", "name", "email", "id", "keyboard", "description"])
+    func ordinaryBodyFields(name: String) {
+        #expect(!defaults.isSensitiveBodyField(name))
+    }
+
+    @Test(
+        "pre-signed URL credentials and common token parameters are sensitive query parameters",
+        arguments: [
+            "X-Amz-Signature", "x-amz-credential", "X-Amz-Security-Token", "sig", "SIG", "signature",
+            "X-Goog-Signature", "access_token", "ACCESS%5FTOKEN", "api_key", "key", "auth", "client_secret",
+        ])
+    func sensitiveQueryParameters(name: String) {
+        #expect(defaults.isSensitiveQueryParameter(name.removingPercentEncoding ?? name))
+    }
+
+    @Test(
+        "short listed names must match whole, so ordinary parameters stay visible",
+        arguments: ["signup", "design", "assign", "keyword", "monkey", "author", "page", "q", "X-Amz-Date"])
+    func ordinaryQueryParameters(name: String) {
+        #expect(!defaults.isSensitiveQueryParameter(name))
+    }
+
+    @Test(
+        "credential headers are sensitive, ordinary ones are not",
+        arguments: [
+            ("Authorization", true), ("proxy-authorization", true), ("Cookie", true), ("set-cookie", true),
+            ("X-Api-Key", true), ("X-Auth-Token", true), ("X-CSRF-Token", true), ("X-Amz-Security-Token", true),
+            ("Accept", false), ("Content-Type", false), ("X-Trace", false), ("ETag", false),
+        ])
+    func headers(name: String, isSensitive: Bool) {
+        #expect(defaults.isSensitiveHeader(name) == isSensitive)
+    }
+
+    @Test("a name the user adds counts at once, and a name the user removes no longer does")
+    func userChanges() {
+        var data = SensitiveData.default
+        data.headers.insert("X-Tenant-Handle")
+        data.bodyFields.insert("pin")
+        data.queryParameters.remove("key")
+
+        #expect(data.isSensitiveHeader("x-tenant-handle"))
+        #expect(data.isSensitiveBodyField("PIN"))
+        #expect(!data.isSensitiveBodyField("spinner"))
+        #expect(!data.isSensitiveQueryParameter("key"))
+        #expect(!SensitiveData.default.isSensitiveHeader("X-Tenant-Handle"))
+    }
+
+    @Test("a request carries credentials through a sensitive header, URL userinfo or a sensitive query item")
+    func carriesCredentials() {
+        let url = URL(string: "https://api.example.com/v1/items?page=2")!
+        #expect(!defaults.carriesCredentials(NetworkRequest(headers: ["Accept": "*/*"], url: url)))
+        #expect(defaults.carriesCredentials(NetworkRequest(headers: ["authorization": "Bearer t"], url: url)))
+        #expect(defaults.carriesCredentials(NetworkRequest(url: URL(string: "https://ada:pw@api.example.com/")!)))
+        #expect(defaults.carriesCredentials(NetworkRequest(url: URL(string: "https://api.example.com/?sig=s")!)))
+        #expect(
+            defaults.carriesCredentials(
+                NetworkRequest(url: url, queryItems: [URLQueryItem(name: "access_token", value: "t")])))
+    }
+}
+
+@Suite("Redaction: what secrets become")
+struct RedactionTests {
+    private let redaction = Redaction(.default)
+
+    @Test("URLs lose their userinfo and the values of sensitive query and fragment parameters, nothing else")
+    func urls() {
+        let url = URL(
+            string: "https://ada:pw@api.example.com:8443/v1/files?X-Amz-Signature=s&page=2&sig=t#access_token=u&x=1")!
+
+        #expect(
+            redaction.url(url)
+                == "https://<redacted>@api.example.com:8443/v1/files?X-Amz-Signature=<redacted>&page=2"
+                + "&sig=<redacted>#access_token=<redacted>&x=1")
+        #expect(redaction.url(URL(string: "https://api.example.com/a?b=c")!) == "https://api.example.com/a?b=c")
+        #expect(redaction.url(URL(string: "https://api.example.com/a@b")!) == "https://api.example.com/a@b")
+    }
+
+    @Test("JSON bodies keep their layout and order; sensitive values go, nested and in arrays included")
+    func json() {
+        let body = """
+            {"user": {"name": "ada", "newPassword": "p1", "tokens": ["a", "b"]},
+             "items": [{"secret": {"deep": 1}}, {"id": 2}], "count": 3, "apiKey": null}
+            """
+        let redacted = String(decoding: redaction.body(Data(body.utf8), contentType: "application/json"), as: UTF8.self)
+
+        #expect(
+            redacted == """
+                {"user": {"name": "ada", "newPassword": "<redacted>", "tokens": "<redacted>"},
+                 "items": [{"secret": "<redacted>"}, {"id": 2}], "count": 3, "apiKey": "<redacted>"}
+                """)
+    }
+
+    @Test("a JSON body cut short, or invalid, still loses its sensitive values")
+    func truncatedJSON() {
+        for body in [#"{"name":"ada","password":"p1"#, #"{"password":"p1","x":"#, #"{"a":1} {"token":"t1"}"#] {
+            let redacted = String(decoding: redaction.body(Data(body.utf8), contentType: nil), as: UTF8.self)
+            #expect(!redacted.contains("p1") && !redacted.contains("t1"), "\(body) became \(redacted)")
+        }
+    }
+
+    @Test("escaped quotes inside values do not confuse the scanner")
+    func escapedQuotes() {
+        let body = #"{"note":"say \"password\": \"no\"","password":"p\"1","after":"kept"}"#
+        let redacted = String(decoding: redaction.body(Data(body.utf8), contentType: nil), as: UTF8.self)
+
+        #expect(redacted == #"{"note":"say \"password\": \"no\"","password":"<redacted>","after":"kept"}"#)
+    }
+}
