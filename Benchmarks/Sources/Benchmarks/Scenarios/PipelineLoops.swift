@@ -33,7 +33,7 @@ struct LibraryLoop: PipelineLoop {
     let network: URLSessionNetwork
 
     /// A network over `session` with `actionCount` benchmark actions; `adjust` changes the
-    /// otherwise default configuration (logging, coalescing, timeout).
+    /// otherwise default configuration (logging, timeout; coalescing is off unless `adjust` turns it on).
     init(
         session: InMemorySession,
         baseURL: URL,

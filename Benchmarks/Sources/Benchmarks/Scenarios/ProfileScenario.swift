@@ -8,7 +8,8 @@ struct ProfileScenario {
     var iterations: Int
     /// The actions (or, for the baseline, the headers those actions would add).
     var actionCount: Int
-    /// Whether the library coalesces identical GETs (its default).
+    /// Whether the library coalesces identical GETs. Opt-in in the library; on here unless
+    /// `--no-coalescing`, so that profiles stay comparable with those made before it was.
     var coalescing = true
     /// Whether the library keeps its default 60 s timeout.
     var timeout = true
