@@ -57,6 +57,17 @@ struct ActiveSendRegistryTests {
         }
     }
 
+    /// Calls `cancelAll()` on a thread of its own and waits for it to return, so that a deadlock
+    /// fails the test instead of hanging the run.
+    private static func cancelAllOnItsOwnThread(_ network: URLSessionNetwork) async throws {
+        let cancelled = Counter()
+        Thread.detachNewThread {
+            network.cancelAll()
+            cancelled.increment()
+        }
+        try await waitUntil(timeout: .seconds(5)) { cancelled.count == 1 }
+    }
+
     private static func expectCancelled<Value>(_ task: Task<Value, any Error>) async {
         do {
             _ = try await task.value
@@ -151,13 +162,7 @@ struct ActiveSendRegistryTests {
         let send = Task { try await network.send(ListUsersAsVoid()) }
         try await waitUntil { entered.count == 1 }
 
-        // On a thread of its own, so that a deadlock fails this test instead of hanging the run.
-        let cancelled = Counter()
-        Thread.detachNewThread {
-            network.cancelAll()
-            cancelled.increment()
-        }
-        try await waitUntil(timeout: .seconds(5)) { cancelled.count == 1 }
+        try await Self.cancelAllOnItsOwnThread(network)
 
         await Self.expectCancelled(send)
         #expect(seenDuringCancellation.all == [1])
@@ -185,12 +190,7 @@ struct ActiveSendRegistryTests {
         let send = Task { try await network.send(ListUsersAsVoid()) }
         try await waitUntil { entered.count == 1 }
 
-        let cancelled = Counter()
-        Thread.detachNewThread {
-            network.cancelAll()
-            cancelled.increment()
-        }
-        try await waitUntil(timeout: .seconds(5)) { cancelled.count == 1 }
+        try await Self.cancelAllOnItsOwnThread(network)
 
         await Self.expectCancelled(send)
         let started = try #require(followUp.all.first)
