@@ -18,13 +18,13 @@ enum CompletionBridge {
     ) async throws -> Value {
         // Weak, so that the completion handler stays the only owner and dropping it is noticed.
         let cancellationTarget = WeakReference<OneShotContinuation<Value>>()
-        return try await withTaskCancellationHandler {
+        return try await SendCancellation.withCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let oneShot = OneShotContinuation(continuation, actionName: String(describing: action))
                 cancellationTarget.set(oneShot)
                 // The cancellation flag is set before `onCancel` runs, so checking it after
                 // registering covers a cancellation that came first.
-                if Task.isCancelled {
+                if SendCancellation.isCancelled {
                     oneShot.resume(with: .failure(NetworkError.cancelled))
                     return
                 }

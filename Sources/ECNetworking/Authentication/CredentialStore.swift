@@ -107,14 +107,17 @@ actor CredentialStore<A: Authenticator> {
         let flight = RefreshFlight<Issued>(timeout: refreshTimeout)
         let stale = credential
         let markers = RefreshMarker.refreshingStores.union([ObjectIdentifier(self)])
-        // Unstructured, so that cancelling the request that happened to start it does not cancel it
-        // for the others. It runs on this actor, so the result is stored before any waiter resumes.
+        // Unstructured, and apart from the send that started it, so that cancelling that request
+        // (its task, or `cancelAll`) does not cancel the refresh for the others. It runs on this
+        // actor, so the result is stored before any waiter resumes.
         let task = Task { [authenticator] in
             let result: Result<A.Credential, any Error>
             do {
                 result = .success(
-                    try await RefreshMarker.$refreshingStores.withValue(markers) {
-                        try await authenticator.refresh(stale)
+                    try await SendCancellation.$current.withValue(nil) {
+                        try await RefreshMarker.$refreshingStores.withValue(markers) {
+                            try await authenticator.refresh(stale)
+                        }
                     })
             } catch {
                 result = .failure(error)

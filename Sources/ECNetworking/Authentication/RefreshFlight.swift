@@ -74,18 +74,18 @@ final class RefreshFlight<Value: Sendable>: DeadlineTarget {
             state.nextWaiter += 1
             return state.nextWaiter
         }
-        return try await withTaskCancellationHandler {
+        return try await SendCancellation.withCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 let early: Result<Value, any Error>? = state.withLock { state in
                     if let result = state.result { return result }
                     // The flag is set before `onCancel` runs, so a cancellation that came first is seen here.
-                    if Task.isCancelled { return .failure(CancellationError()) }
+                    if SendCancellation.isCancelled { return .failure(CancellationError()) }
                     state.waiters[identifier] = continuation
                     return nil
                 }
                 if let early { continuation.resume(with: early) }
             }
-        } onCancel: {
+        } onCancel: { [self] in
             state.withLock { $0.waiters.removeValue(forKey: identifier) }?.resume(throwing: CancellationError())
         }
     }

@@ -100,7 +100,7 @@ final class SharedTransportCall: Sendable {
     /// cancelling the calling task end only this member, with ``NetworkError/timedOut(after:)``
     /// or ``NetworkError/cancelled``.
     func wait(_ member: Int) async throws -> Turn {
-        try await withTaskCancellationHandler {
+        try await SendCancellation.withCancellationHandler {
             // Unchecked: a member is resumed only after its continuation is taken out of the state
             // under the lock, so it is resumed exactly once; the checked kind costs an allocation.
             try await withUnsafeThrowingContinuation { continuation in
@@ -128,7 +128,7 @@ final class SharedTransportCall: Sendable {
                     arm(member, after: deadline)
                 }
             }
-        } onCancel: {
+        } onCancel: { [self] in
             leave(member, timedOut: false)
         }
     }

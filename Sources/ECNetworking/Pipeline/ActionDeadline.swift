@@ -27,7 +27,7 @@ final class ActionDeadline<Value: Sendable>: DeadlineTarget {
         _ operation: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         let deadline = ActionDeadline(actionName: String(describing: type(of: action)), timeout: timeout)
-        return try await withTaskCancellationHandler {
+        return try await SendCancellation.withCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 deadline.start(continuation, operation)
             }
@@ -43,7 +43,7 @@ final class ActionDeadline<Value: Sendable>: DeadlineTarget {
         state.withLock { $0.continuation = continuation }
         // The cancellation flag is set before `onCancel` runs, so checking it after storing the
         // continuation covers a cancellation that came first.
-        if Task.isCancelled {
+        if SendCancellation.isCancelled {
             finish(.failure(NetworkError.cancelled))
             return
         }

@@ -122,11 +122,11 @@ final class AdmissionController: Sendable {
             return Entry(key: Self.agingKey(priority, arrivingAfter: state.admissions), sequence: state.nextSequence)
         }
         guard let entry else { return }
-        try await withTaskCancellationHandler {
+        try await SendCancellation.withCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let admitted: Bool? = state.withLock { state in
                     // The flag is set before `onCancel` runs, so a cancellation that came first is seen here.
-                    if Task.isCancelled { return false }
+                    if SendCancellation.isCancelled { return false }
                     if state.inFlight < limit && state.waiters.isEmpty {
                         state.inFlight += 1
                         state.admissions += 1
@@ -142,7 +142,7 @@ final class AdmissionController: Sendable {
                 case nil: break
                 }
             }
-        } onCancel: {
+        } onCancel: { [self] in
             state.withLock { $0.removeWaiter(entry.sequence) }?
                 .resume(throwing: NetworkError.cancelled)
         }

@@ -35,11 +35,11 @@ final class TransportCall: DeadlineTarget {
         Data, URLResponse
     ) {
         let call = TransportCall(request, session: session, timeout: timeout)
-        return try await withTaskCancellationHandler {
+        return try await SendCancellation.withCancellationHandler {
             // Unchecked: `finish` hands the outcome out once, under the lock, so the continuation is
             // resumed exactly once; the checked kind would cost an allocation per request.
             try await withUnsafeThrowingContinuation { continuation in
-                if Task.isCancelled {
+                if SendCancellation.isCancelled {
                     continuation.resume(throwing: NetworkError.cancelled)
                     return
                 }

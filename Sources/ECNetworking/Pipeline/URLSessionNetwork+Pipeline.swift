@@ -18,21 +18,12 @@ extension URLSessionNetwork {
         var request = request
         request.customProperties[NetworkBaseURL.self] = configuration.baseURL
         let priority = RefreshMarker.priority(for: priority)
-        // The attempts run in a child task that `cancelAll` can cancel without cancelling the
-        // caller; the context travels in and back out by value.
-        let (outcome, finalContext) = await activeSends.track(requestType) { [context, request] in
-            var context = context
-            do {
-                try self.ensureNotInvalidated()
-                let response = try await self.performAttempts(request, priority: priority, context: &context)
-                return (Result<NetworkResponse, any Error>.success(response), context)
-            } catch {
-                return (.failure(error), context)
-            }
-        }
-        context = finalContext
         do {
-            return try outcome.get()
+            // `cancelAll` cancels the send registered here, never the caller's task.
+            return try await activeSends.track(requestType) {
+                try ensureNotInvalidated()
+                return try await performAttempts(request, priority: priority, context: &context)
+            }
         } catch {
             // Every form of cancellation reaches the caller as one error, however it surfaced.
             let error: any Error = error is CancellationError ? NetworkError.cancelled : error
@@ -48,7 +39,7 @@ extension URLSessionNetwork {
     ) async throws -> NetworkResponse {
         var request = request
         while true {
-            if Task.isCancelled { throw NetworkError.cancelled }
+            if SendCancellation.isCancelled { throw NetworkError.cancelled }
             let retryDelay: Duration
             do {
                 switch try await attempt(request, priority: priority, context: &context) {
@@ -67,7 +58,7 @@ extension URLSessionNetwork {
                 }
                 retryDelay = policy.delay(after: context.attempts, response: error.response)
             }
-            if retryDelay > .zero { try await Task.sleep(for: retryDelay) }
+            if retryDelay > .zero { try await SendCancellation.sleep(for: retryDelay) }
             // Each attempt starts from the request as built, but what actions noted in its custom
             // properties (an auth action's "already refreshed once") carries over.
             request.customProperties = context.request.customProperties
@@ -101,7 +92,7 @@ extension URLSessionNetwork {
             } else {
                 prepared = try await action.requestWillBegin(prepared)
             }
-            if Task.isCancelled { throw NetworkError.cancelled }
+            if SendCancellation.isCancelled { throw NetworkError.cancelled }
         }
         // A storage send's validators go on only now that the actions have said whose request it is.
         prepared.applyPendingRevalidation()
@@ -124,6 +115,7 @@ extension URLSessionNetwork {
             } else {
                 decision = try await action.responseCompleted(request: context.request, response: response)
             }
+            if SendCancellation.isCancelled { throw NetworkError.cancelled }
             switch decision {
             case .proceed(let changed):
                 response = changed

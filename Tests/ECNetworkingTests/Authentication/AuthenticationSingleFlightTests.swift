@@ -183,4 +183,41 @@ struct AuthenticationSingleFlightTests {
         #expect(session.authorizations(profile: 1).isEmpty)
         #expect(session.authorizations == Array(repeating: "Bearer new", count: 3))
     }
+
+    @Test("cancelAll(of:) on the send that started a refresh leaves the refresh and its own login send running")
+    func bulkCancellingTheStarterKeepsTheRefresh() async throws {
+        struct FirstProfile: Request {
+            typealias Response = Void
+            func buildRequest(with baseURL: URL) -> NetworkRequest {
+                NetworkRequest(method: .get, url: baseURL.appendingPathComponent("profiles/1"))
+            }
+        }
+        let session = MockSession()
+        session.stub(.header(name: "Authorization", value: "Bearer new"), with: MockResponse(statusCode: 204))
+        session.stub(.pathSuffix("login"), with: MockResponse(statusCode: 204, delay: .milliseconds(300)))
+        let login = makeNetwork(session: session)
+        let checks = Counter()
+        let authenticator = CountingAuthenticator(expiryChecks: checks) { _, _ in
+            // The refresh's own send: it must not end because the send that started it was cancelled.
+            _ = try await login.send(NetworkRequest(method: .post, url: testBaseURL.appendingPathComponent("login")))
+            return TestCredential(token: "new")
+        }
+        let action = AuthenticatingAction(
+            authenticator: authenticator, credential: TestCredential(token: "old", isExpired: true))
+        let network = makeAuthenticatedNetwork(session: session, action: action)
+
+        let first = Task { try await network.send(FirstProfile()) }
+        try await waitUntil { authenticator.refreshes.count == 1 }
+        let others = (2...4).map { id in Task { try await network.send(FetchProfile(id: id)) } }
+        try await waitUntil { checks.count == 4 }
+
+        network.cancelAll(of: FirstProfile.self)
+
+        let firstError = await #expect(throws: NetworkError.self) { try await first.value }
+        #expect(firstError?.isCancellation == true)
+        for send in others { try await send.value }
+        #expect(authenticator.refreshes.count == 1)
+        #expect(session.authorizations(profile: 1).isEmpty)
+        for id in 2...4 { #expect(session.authorizations(profile: id) == ["Bearer new"]) }
+    }
 }

@@ -23,7 +23,8 @@ struct ActiveSendRegistryTests {
     }
 
     /// A network whose `slow-wire` path answers in 30 s, whose `slow-action` path waits 30 s in a
-    /// will-begin action, and whose every other path answers at once; one request at a time.
+    /// will-begin action (under a time limit, so in a task cancelAll can cancel), and whose every
+    /// other path answers at once; one request at a time.
     private static func makeSlowNetwork() -> (URLSessionNetwork, MockSession) {
         let session = MockSession()
         session.stub(with: MockResponse(statusCode: 204))
@@ -31,6 +32,7 @@ struct ActiveSendRegistryTests {
         let network = makeNetwork(session: session) { configuration in
             configuration.maximumConcurrentRequests = 1
             configuration.coalescesIdenticalRequests = false
+            configuration.actionTimeout = .seconds(60)
         }
         network.add(
             action: WillBegin { request in
@@ -146,7 +148,7 @@ struct ActiveSendRegistryTests {
     func handlerTouchingTheNetwork() async throws {
         let session = MockSession()
         session.stub(with: MockResponse(statusCode: 204))
-        let network = makeNetwork(session: session)
+        let network = makeNetwork(session: session) { $0.actionTimeout = .seconds(60) }
         let seenDuringCancellation = Log<Int>()
         let entered = Counter()
         network.add(
@@ -172,7 +174,7 @@ struct ActiveSendRegistryTests {
     func handlerStartingASend() async throws {
         let session = MockSession()
         session.stub(with: MockResponse(statusCode: 204))
-        let network = makeNetwork(session: session)
+        let network = makeNetwork(session: session) { $0.actionTimeout = .seconds(60) }
         let entered = Counter()
         let followUp = Log<Task<Void, any Error>>()
         network.add(
@@ -196,6 +198,72 @@ struct ActiveSendRegistryTests {
         let started = try #require(followUp.all.first)
         try await started.value
         #expect(session.recordedRequests.last?.url?.lastPathComponent == "1")
+    }
+
+    @Test("without actionTimeout an action runs to its end, and then its send ends as cancelled")
+    func actionWithoutTimeLimit() async throws {
+        let session = MockSession()
+        session.stub(with: MockResponse(statusCode: 204))
+        let network = makeNetwork(session: session)
+        let entered = Counter()
+        let release = Counter()
+        let actionSawCancellation = Log<Bool>()
+        network.add(
+            action: WillBegin { request in
+                guard request.url.path.hasSuffix("slow-action") else { return request }
+                entered.increment()
+                try await waitUntil(timeout: .seconds(10)) { release.count == 1 }
+                actionSawCancellation.append(Task.isCancelled)
+                return request
+            })
+        let send = Self.sendThenCarryOn("slow-action", on: network)
+        try await waitUntil { entered.count == 1 }
+
+        network.cancelAll()
+        release.increment()
+
+        let aftermath = await send.value
+        #expect(
+            (aftermath.sendError as? NetworkError)?.isCancellation == true,
+            "got \(String(describing: aftermath.sendError))")
+        #expect(actionSawCancellation.all == [false], "the action's own code is not interrupted")
+        #expect(
+            session.recordedRequests.map { $0.url?.lastPathComponent } == ["follow-up"],
+            "the cancelled send never reaches the wire")
+        #expect(!aftermath.callerCancelled)
+        #expect(aftermath.followUpSucceeded)
+    }
+
+    @Test("a send started inside another send's action is cancelled with it")
+    func nestedSendIsCancelledWithItsParent() async throws {
+        let session = MockSession()
+        session.stub(with: MockResponse(statusCode: 204))
+        session.stub(.pathSuffix("slow-wire"), with: MockResponse(statusCode: 204, delay: .seconds(30)))
+        let inner = makeNetwork(session: session)
+        let outer = makeNetwork(session: session)
+        let innerError = Log<String>()
+        outer.add(
+            action: WillBegin { request in
+                guard request.url.path.hasSuffix("users") else { return request }
+                do {
+                    _ = try await inner.send(NetworkRequest(url: testBaseURL.appendingPathComponent("slow-wire")))
+                } catch {
+                    innerError.append(String(describing: error))
+                    throw error
+                }
+                return request
+            })
+        let send = Self.sendThenCarryOn("users", on: outer)
+        try await waitUntil { session.recordedRequests.count == 1 }
+        let start = ContinuousClock.now
+
+        outer.cancelAll()  // not `inner`: the inner send ends because its parent did
+
+        let aftermath = await send.value
+        #expect((aftermath.sendError as? NetworkError)?.isCancellation == true)
+        #expect(innerError.all.count == 1, "the inner send ended: \(innerError.all)")
+        #expect(ContinuousClock.now - start < .seconds(10), "the inner send would otherwise wait 30 s")
+        #expect(!aftermath.callerCancelled)
     }
 
     @Test("sends racing cancelAll each end exactly once, and the count returns to zero")

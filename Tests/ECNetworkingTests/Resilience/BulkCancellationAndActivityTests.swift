@@ -41,13 +41,15 @@ struct BulkCancellationAndActivityTests {
         #expect(network.activeRequestCount == 0)
     }
 
-    @Test("cancelAll also ends sends that wait in an action or in the queue")
+    @Test("cancelAll also ends sends that wait in the queue, or in an action under actionTimeout")
     func cancelEverywhere() async throws {
         let session = MockSession()
         session.stub(with: MockResponse(statusCode: 204, delay: .seconds(30)))
         let network = makeNetwork(session: session) { configuration in
             configuration.maximumConcurrentRequests = 1
             configuration.coalescesIdenticalRequests = false
+            // Under a time limit an action runs in a task of its own, which cancelAll cancels.
+            configuration.actionTimeout = .seconds(60)
         }
         network.add(
             action: WillBegin { request in
