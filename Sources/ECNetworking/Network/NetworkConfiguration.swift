@@ -70,6 +70,10 @@ public struct NetworkConfiguration: Sendable {
     public var retryPolicy: RetryPolicy?
     /// How long one action may take at one stage before the send fails with
     /// ``NetworkError/actionTimedOut(action:after:)``; `nil`, the default, means no limit.
+    ///
+    /// With a limit, each action runs in a task of its own, which the deadline, the caller's
+    /// cancellation and ``URLSessionNetwork/cancelAll()`` cancel; without one, actions run in the
+    /// sending task, which costs less, and `cancelAll()` ends the send once the action returns.
     public var actionTimeout: Duration?
 
     /// Where the logging action writes; a shortcut for `loggingOptions.sink`.

@@ -104,6 +104,13 @@ public final class URLSessionNetwork: Network {
 
     /// Cancels every send in progress; each ends with ``NetworkError/cancelled``. Only the sends
     /// are cancelled, not the tasks that made them, which carry on (and may send again).
+    ///
+    /// A send ends at once wherever the network makes it wait: in the queue, on the wire, in a
+    /// retry's back-off, waiting for a token refresh, and in an action run under
+    /// ``NetworkConfiguration/actionTimeout`` (the action's task is cancelled). An action without a
+    /// time limit is not interrupted: its send ends as cancelled when the action returns. Sends an
+    /// action makes during its send are cancelled with it; a token refresh shared with other sends
+    /// is not.
     public func cancelAll() {
         activeSends.cancel()
     }
