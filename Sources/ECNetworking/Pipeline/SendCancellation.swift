@@ -11,58 +11,75 @@
 ///
 /// A send started while another is in progress in the same task (a login sent by an action) is
 /// cancelled with it.
-final class SendCancellation: Sendable {
+struct SendCancellation: Sendable {
     /// The send the current task is running, if any.
     @TaskLocal static var current: SendCancellation?
 
-    private struct Handlers {
-        var entries: [UInt64: @Sendable () -> Void] = [:]
+    private typealias Handler = @Sendable () -> Void
+
+    private struct State {
+        var isCancelled = false
         var nextIdentifier: UInt64 = 0
-        /// Set once the handlers ran; nothing may be added after.
-        var isClosed = false
+        // A send waits in one place at a time, so one handler is the rule; the dictionary, which
+        // allocates, is for the rare second one (a nested send's link beside an action's deadline).
+        var handler: (identifier: UInt64, run: Handler)?
+        var moreHandlers: [UInt64: Handler] = [:]
     }
 
-    // Two locks, because `isCancelled` is read inside other types' locks (the queue's, a refresh's)
-    // whose cancellation handlers run under `handlers`' lock: the flag's lock is never held while
-    // anything else is taken, so no order of the two can deadlock.
-    private let flag = LockedState(false)
-    // Handlers run with this lock held, so that one never runs after `removeHandler` returned, as
-    // with a task's cancellation handlers; only the thread that set the flag ever runs them.
-    private let handlers = LockedState(Handlers())
+    // One lock, and handlers run after it is released: `isCancelled` is read inside other types'
+    // locks (the queue's, a refresh's) that those types' handlers take, so running handlers under
+    // this lock could deadlock. A handler may therefore run just after the wait that added it
+    // ended; each one here only ends a wait keyed by its own identifier or ends an object that has
+    // already ended, so running late does nothing, and the send was cancelled in any case.
+    private let state = LockedState(State())
+
+    init() {}
 
     /// Whether the send was cancelled.
-    var isCancelled: Bool { flag.withLock { $0 } }
+    var isCancelled: Bool { state.withLock { $0.isCancelled } }
 
     /// Marks the send cancelled and runs its handlers, once; later calls do nothing.
     func cancel() {
-        let wasCancelled = flag.withLock { isCancelled in
-            defer { isCancelled = true }
-            return isCancelled
+        // Taken out as they are, without collecting them into an array: bulk cancellation of
+        // thousands of queued sends should not allocate per send.
+        let (handler, moreHandlers) = state.withLock { state -> (Handler?, [UInt64: Handler]) in
+            guard !state.isCancelled else { return (nil, [:]) }
+            state.isCancelled = true
+            defer {
+                state.handler = nil
+                state.moreHandlers = [:]
+            }
+            return (state.handler?.run, state.moreHandlers)
         }
-        guard !wasCancelled else { return }
-        handlers.withLock { handlers in
-            handlers.isClosed = true
-            for handler in handlers.entries.values { handler() }
-            handlers.entries = [:]
-        }
+        handler?()
+        for handler in moreHandlers.values { handler() }
     }
 
     /// Adds `handler`, to run when the send is cancelled; `nil`, without adding it, when the send
-    /// is already cancelled (the flag is set before the handlers run, so the caller's own check of
-    /// ``isCancelled`` after this call sees it).
+    /// is already cancelled.
     func addHandler(_ handler: @escaping @Sendable () -> Void) -> UInt64? {
-        handlers.withLock { handlers in
-            guard !handlers.isClosed else { return nil }
-            handlers.nextIdentifier += 1
-            handlers.entries[handlers.nextIdentifier] = handler
-            return handlers.nextIdentifier
+        state.withLock { state in
+            guard !state.isCancelled else { return nil }
+            state.nextIdentifier += 1
+            if state.handler == nil {
+                state.handler = (state.nextIdentifier, handler)
+            } else {
+                state.moreHandlers[state.nextIdentifier] = handler
+            }
+            return state.nextIdentifier
         }
     }
 
-    /// Removes a handler; once this returns it does not run.
+    /// Removes a handler, unless cancellation already took it to run.
     func removeHandler(_ identifier: UInt64?) {
         guard let identifier else { return }
-        handlers.withLock { _ = $0.entries.removeValue(forKey: identifier) }
+        state.withLock { state in
+            if state.handler?.identifier == identifier {
+                state.handler = nil
+            } else if !state.moreHandlers.isEmpty {
+                state.moreHandlers.removeValue(forKey: identifier)
+            }
+        }
     }
 
     /// Runs `body` as the current task's send, cancelled with the send it is nested in, if any.
@@ -85,8 +102,8 @@ extension SendCancellation {
     }
 
     /// Runs `operation`, calling `onCancel` when the calling task or its send is cancelled, as
-    /// `withTaskCancellationHandler` does for the task: at once when the send is already cancelled,
-    /// and never after this returns. `operation` must check ``isCancelled`` once it has registered
+    /// `withTaskCancellationHandler` does for the task: at once when the send is already cancelled.
+    /// `onCancel` must be safe to call late, just after `operation` ended. `operation` must check ``isCancelled`` once it has registered
     /// what `onCancel` undoes, to notice a cancellation that came while it did so.
     static func withCancellationHandler<Value>(
         operation: () async throws -> Value,
