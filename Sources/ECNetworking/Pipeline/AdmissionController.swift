@@ -13,14 +13,15 @@ final class AdmissionController: Sendable {
     /// The gap between the named priorities, which a waiter climbs one at a time.
     private static let priorityStep = 100
 
-    private struct Entry {
+    private struct Entry: Comparable {
         /// The priority, scaled by ``admissionsPerPriorityStep``, minus the aging already owed to
         /// the requests admitted before it arrived; see the type's documentation.
         var key: Int
         var sequence: UInt64
-        /// Whether this entry should leave the queue before `other`.
-        func precedes(_ other: Entry) -> Bool {
-            key != other.key ? key > other.key : sequence < other.sequence
+
+        /// Whether `lhs` should leave the queue before `rhs`: a higher key, then an earlier arrival.
+        static func < (lhs: Entry, rhs: Entry) -> Bool {
+            lhs.key != rhs.key ? lhs.key > rhs.key : lhs.sequence < rhs.sequence
         }
     }
 
@@ -29,29 +30,14 @@ final class AdmissionController: Sendable {
         var nextSequence: UInt64 = 0
         /// Every request admitted so far, whether at once or from the queue; the clock of aging.
         var admissions = 0
-        /// A binary heap ordered by `precedes`. Cancelling a waiter leaves its entry behind (O(1));
-        /// the entry is dropped when it reaches the top, or when stale entries outnumber live ones
-        /// and the heap is rebuilt, so the heap's size follows the live waiters.
-        var heap: [Entry] = []
+        /// Cancelling a waiter leaves its entry behind (O(1)); the entry is dropped when it reaches
+        /// the top, or when stale entries outnumber live ones and the heap is rebuilt, so the
+        /// heap's size follows the live waiters.
+        var heap = BinaryHeap<Entry>()
         var waiters: [UInt64: CheckedContinuation<Void, any Error>] = [:]
 
-        mutating func push(_ entry: Entry) {
-            heap.append(entry)
-            var child = heap.count - 1
-            while child > 0 {
-                let parent = (child - 1) / 2
-                guard heap[child].precedes(heap[parent]) else { break }
-                heap.swapAt(child, parent)
-                child = parent
-            }
-        }
-
         mutating func popWaiter() -> CheckedContinuation<Void, any Error>? {
-            while !heap.isEmpty {
-                let top = heap[0]
-                heap.swapAt(0, heap.count - 1)
-                heap.removeLast()
-                siftDown(from: 0)
+            while let top = heap.removeFirst() {
                 if let waiter = waiters.removeValue(forKey: top.sequence) { return waiter }
             }
             return nil
@@ -63,23 +49,8 @@ final class AdmissionController: Sendable {
             guard let waiter = waiters.removeValue(forKey: sequence) else { return nil }
             if heap.count > 32 && heap.count > 2 * waiters.count {
                 heap.removeAll { waiters[$0.sequence] == nil }
-                for index in stride(from: heap.count / 2 - 1, through: 0, by: -1) { siftDown(from: index) }
             }
             return waiter
-        }
-
-        private mutating func siftDown(from index: Int) {
-            var parent = index
-            while true {
-                let left = 2 * parent + 1
-                let right = left + 1
-                var first = parent
-                if left < heap.count && heap[left].precedes(heap[first]) { first = left }
-                if right < heap.count && heap[right].precedes(heap[first]) { first = right }
-                if first == parent { return }
-                heap.swapAt(parent, first)
-                parent = first
-            }
         }
     }
 
@@ -133,7 +104,7 @@ final class AdmissionController: Sendable {
                         return true
                     }
                     state.waiters[entry.sequence] = continuation
-                    state.push(entry)
+                    state.heap.insert(entry)
                     return nil
                 }
                 switch admitted {

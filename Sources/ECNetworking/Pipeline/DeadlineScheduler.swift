@@ -18,54 +18,28 @@ final class DeadlineScheduler: @unchecked Sendable {
         fileprivate let identifier: UInt64
     }
 
-    private struct Entry {
+    private struct Entry: Comparable {
         var deadline: DispatchTime
         var identifier: UInt64
+
+        static func < (lhs: Entry, rhs: Entry) -> Bool {
+            lhs.deadline < rhs.deadline
+        }
     }
 
     private struct State {
         var targets: [UInt64: any DeadlineTarget] = [:]
-        /// A binary min-heap by deadline; cancelled entries are dropped lazily when they surface.
-        var heap: [Entry] = []
+        /// Ordered by deadline; cancelled entries are dropped lazily when they surface.
+        var heap = BinaryHeap<Entry>()
         var nextIdentifier: UInt64 = 0
         var armedDeadline: DispatchTime?
-
-        mutating func push(_ entry: Entry) {
-            heap.append(entry)
-            var child = heap.count - 1
-            while child > 0 {
-                let parent = (child - 1) / 2
-                guard heap[child].deadline < heap[parent].deadline else { break }
-                heap.swapAt(child, parent)
-                child = parent
-            }
-        }
-
-        mutating func popMinimum() {
-            heap.swapAt(0, heap.count - 1)
-            heap.removeLast()
-            var parent = 0
-            while true {
-                let left = 2 * parent + 1
-                let right = left + 1
-                var smallest = parent
-                if left < heap.count && heap[left].deadline < heap[smallest].deadline { smallest = left }
-                if right < heap.count && heap[right].deadline < heap[smallest].deadline { smallest = right }
-                if smallest == parent { return }
-                heap.swapAt(parent, smallest)
-                parent = smallest
-            }
-        }
 
         /// Drops cancelled entries from the top, and rebuilds the heap when most of it is stale,
         /// so memory follows the live deadlines rather than every deadline ever set.
         mutating func dropStaleEntries() {
-            while let top = heap.first, targets[top.identifier] == nil { popMinimum() }
+            while let top = heap.first, targets[top.identifier] == nil { heap.removeFirst() }
             if heap.count > 64 && heap.count > 2 * targets.count {
-                let live = heap.filter { targets[$0.identifier] != nil }
-                heap = []
-                heap.reserveCapacity(live.count)
-                for entry in live { push(entry) }
+                heap.removeAll { targets[$0.identifier] == nil }
             }
         }
     }
@@ -93,7 +67,7 @@ final class DeadlineScheduler: @unchecked Sendable {
             state.nextIdentifier += 1
             let identifier = state.nextIdentifier
             state.targets[identifier] = target
-            state.push(Entry(deadline: deadline, identifier: identifier))
+            state.heap.insert(Entry(deadline: deadline, identifier: identifier))
             if state.armedDeadline.map({ deadline < $0 }) ?? true { arm(for: deadline, in: &state) }
             return Token(identifier: identifier)
         }
@@ -115,7 +89,7 @@ final class DeadlineScheduler: @unchecked Sendable {
         let due = state.withLock { state -> [any DeadlineTarget] in
             var due: [any DeadlineTarget] = []
             while let top = state.heap.first, top.deadline <= now {
-                state.popMinimum()
+                state.heap.removeFirst()
                 if let target = state.targets.removeValue(forKey: top.identifier) { due.append(target) }
             }
             state.dropStaleEntries()
