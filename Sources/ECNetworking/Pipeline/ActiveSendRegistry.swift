@@ -30,11 +30,12 @@ final class ActiveSendRegistry: Sendable {
     private let state = LockedState(State())
 
     /// Runs `body` as a registered send of `requestType`, which ``cancel(requestType:)`` can cancel
-    /// without cancelling the calling task.
+    /// without cancelling the calling task; `body` gets the send's cancellation, to check it
+    /// without looking it up.
     func track<Value>(
         _ requestType: ObjectIdentifier?,
         isolation: isolated (any Actor)? = #isolation,
-        _ body: () async throws -> Value
+        _ body: (SendCancellation) async throws -> Value
     ) async rethrows -> Value {
         let cancellation = SendCancellation()
         let identifier = state.withLock { state in
@@ -49,7 +50,7 @@ final class ActiveSendRegistry: Sendable {
                 state.publish()
             }
         }
-        return try await cancellation.run(isolation: isolation, body)
+        return try await cancellation.run(isolation: isolation) { try await body(cancellation) }
     }
 
     /// Cancels every send, or only those of one request type, and none of their callers.

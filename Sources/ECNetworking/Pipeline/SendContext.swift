@@ -7,6 +7,13 @@ struct SendContext {
     var attempts = 0
     var response: NetworkResponse?
     var timings = NetworkTimings()
+    /// The send's own cancellation, which `cancelAll` sets; `nil` until the send is registered.
+    var cancellation: SendCancellation?
+
+    /// Whether the sending task or the send itself was cancelled.
+    var isCancelled: Bool {
+        Task.isCancelled || cancellation?.isCancelled == true
+    }
 
     init(request: NetworkRequest) {
         self.start = clock.now

@@ -20,7 +20,8 @@ extension URLSessionNetwork {
         let priority = RefreshMarker.priority(for: priority)
         do {
             // `cancelAll` cancels the send registered here, never the caller's task.
-            return try await activeSends.track(requestType) {
+            return try await activeSends.track(requestType) { cancellation in
+                context.cancellation = cancellation
                 try ensureNotInvalidated()
                 return try await performAttempts(request, priority: priority, context: &context)
             }
@@ -39,7 +40,7 @@ extension URLSessionNetwork {
     ) async throws -> NetworkResponse {
         var request = request
         while true {
-            if SendCancellation.isCancelled { throw NetworkError.cancelled }
+            if context.isCancelled { throw NetworkError.cancelled }
             let retryDelay: Duration
             do {
                 switch try await attempt(request, priority: priority, context: &context) {
@@ -92,7 +93,7 @@ extension URLSessionNetwork {
             } else {
                 prepared = try await action.requestWillBegin(prepared)
             }
-            if SendCancellation.isCancelled { throw NetworkError.cancelled }
+            if context.isCancelled { throw NetworkError.cancelled }
         }
         // A storage send's validators go on only now that the actions have said whose request it is.
         prepared.applyPendingRevalidation()
@@ -115,7 +116,7 @@ extension URLSessionNetwork {
             } else {
                 decision = try await action.responseCompleted(request: context.request, response: response)
             }
-            if SendCancellation.isCancelled { throw NetworkError.cancelled }
+            if context.isCancelled { throw NetworkError.cancelled }
             switch decision {
             case .proceed(let changed):
                 response = changed
