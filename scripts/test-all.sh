@@ -17,7 +17,9 @@ step "library tests"
 swift test
 
 step "library tests under ThreadSanitizer"
-swift test --sanitize=thread --scratch-path .build/tsan
+# The suppressions cover one known false positive of the concurrency runtime; see the file.
+TSAN_OPTIONS="suppressions=$PWD/scripts/thread-sanitizer-suppressions.txt ${TSAN_OPTIONS:-}" \
+  swift test --sanitize=thread --scratch-path .build/tsan
 
 if [ -f Example/Package.swift ]; then
   step "Example: end-to-end tests against the embedded server"

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Extra information that travels with a request through every action, for example whether it
 /// needs authentication.
 ///
@@ -12,6 +14,10 @@ public struct CustomProperties: Sendable, ExpressibleByDictionaryLiteral {
     }
 
     private var storage: [StorageKey: any Sendable]
+    /// ``NetworkBaseURL``, which the network sets on every send: kept beside the dictionary rather
+    /// than in it, so that a request with no properties of its own allocates and hashes nothing for
+    /// it. `nil` when absent; `.some(nil)` when set to `nil`.
+    private var networkBaseURL: URL?? = nil
 
     /// Creates an empty set of properties.
     public init() {
@@ -36,23 +42,36 @@ public struct CustomProperties: Sendable, ExpressibleByDictionaryLiteral {
 
     /// The value stored under a typed key, or the key's default value.
     public subscript<K: CustomPropertyKey>(key: K.Type) -> K.Value {
-        get { storage[.type(ObjectIdentifier(key))] as? K.Value ?? K.defaultValue }
-        set { storage[.type(ObjectIdentifier(key))] = newValue }
+        get {
+            if key == NetworkBaseURL.self {
+                guard let networkBaseURL else { return K.defaultValue }
+                return networkBaseURL as? K.Value ?? K.defaultValue
+            }
+            return storage[.type(ObjectIdentifier(key))] as? K.Value ?? K.defaultValue
+        }
+        set {
+            if key == NetworkBaseURL.self {
+                networkBaseURL = .some(newValue as? URL)
+            } else {
+                storage[.type(ObjectIdentifier(key))] = newValue
+            }
+        }
     }
 
     /// Whether a value was set for a typed key (as opposed to its default being read).
     public func contains<K: CustomPropertyKey>(_ key: K.Type) -> Bool {
-        storage[.type(ObjectIdentifier(key))] != nil
+        key == NetworkBaseURL.self ? networkBaseURL != nil : storage[.type(ObjectIdentifier(key))] != nil
     }
 
     /// Whether there are no properties.
-    public var isEmpty: Bool { storage.isEmpty }
+    public var isEmpty: Bool { storage.isEmpty && networkBaseURL == nil }
 
     /// The number of properties.
-    public var count: Int { storage.count }
+    public var count: Int { storage.count + (networkBaseURL == nil ? 0 : 1) }
 
     /// Copies every property of `other` into these, replacing values under the same key.
     public mutating func merge(_ other: CustomProperties) {
+        if let otherBaseURL = other.networkBaseURL { networkBaseURL = otherBaseURL }
         guard !other.storage.isEmpty else { return }
         storage.merge(other.storage) { _, new in new }
     }
