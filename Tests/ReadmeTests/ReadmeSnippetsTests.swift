@@ -1,23 +1,27 @@
 import Foundation
 import Testing
 
-/// Every ```swift block of the README must appear, line for line, in a file that is compiled:
+/// Every ```swift block of the README and of docs/MIGRATION.md must appear, line for line, in a file that is compiled:
 /// a test here or a source of the Example package. A snippet that drifts from the code fails here.
 @Suite("README snippets are compiled code")
 struct ReadmeSnippetsTests {
     private static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    @Test("each swift block of README.md is found verbatim in compiled sources")
-    func snippetsAreCompiled() throws {
-        let readme = try String(contentsOf: Self.root.appendingPathComponent("README.md"), encoding: .utf8)
-        let blocks = Self.swiftBlocks(in: readme)
-        #expect(blocks.count >= 10, "the README should teach with code")
+    /// Each document, with the number of swift blocks it has at least (so one that lost its code,
+    /// or was not found, fails).
+    @Test(
+        "each swift block of the README and the migration guide is found verbatim in compiled sources",
+        arguments: [("README.md", 10), ("docs/MIGRATION.md", 8)])
+    func snippetsAreCompiled(document: String, minimumBlocks: Int) throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent(document), encoding: .utf8)
+        let blocks = Self.swiftBlocks(in: text)
+        #expect(blocks.count >= minimumBlocks, "\(document) should teach with code")
         let sources = try Self.compiledSources().map(Self.normalizedLines)
         for block in blocks {
             let lines = Self.normalizedLines(block)
             let found = sources.contains { Self.contains($0, lines) }
-            #expect(found, "README snippet not found in any compiled file:\n\(block)")
+            #expect(found, "\(document) snippet not found in any compiled file:\n\(block)")
         }
     }
 
