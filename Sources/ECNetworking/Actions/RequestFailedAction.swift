@@ -6,7 +6,7 @@
 /// action threw. It is never told about a send that succeeded. It gets the request as last sent,
 /// with what the will-begin actions added (credentials included, as every action sees them), and
 /// the error exactly as the caller gets it: a ``NetworkError`` or, unchanged, an error an action
-/// or `buildRequest(with:)` threw.
+/// threw.
 ///
 /// It only observes: it cannot change the outcome, and it runs on the send's path before the
 /// caller is answered, so keep it quick. A send takes the failure actions present when it starts.

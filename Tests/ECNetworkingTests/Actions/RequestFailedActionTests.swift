@@ -112,6 +112,28 @@ struct RequestFailedActionTests {
         #expect(failures.map { $0.request.headers["X-Attempt"] } == ["1", "2"])
     }
 
+    @Test("a storage send that falls back to the stored response reports the network's failure once")
+    func storageFallback() async throws {
+        let session = MockSession()
+        session.stub(with: [MockResponse(jsonObject: [["id": 1, "name": "ada"]]), .failure(.notConnectedToInternet)])
+        let network = makeNetwork(session: session)
+        let recorder = FailureRecorder()
+        network.add(action: recorder)
+        let store = InMemoryResponseStore()
+
+        _ = try await network.send(StoredUsersRequest(), storage: store, policy: .networkOnly)
+        let fallback = try await network.send(
+            StoredUsersRequest(), storage: store, policy: .networkFallingBackToStored)
+
+        #expect(fallback.source == .store)
+        let failures = recorder.failures.all
+        try #require(failures.count == 1)
+        guard case .transport? = failures[0].error as? NetworkError else {
+            Issue.record("expected a transport error, got \(failures[0].error)")
+            return
+        }
+    }
+
     @Test("a cancelled send is reported once as NetworkError.cancelled")
     func cancellation() async throws {
         let (network, session, recorder) = network(answering: MockResponse(statusCode: 200, delay: .seconds(30)))
