@@ -5,6 +5,7 @@
 /// 2. ``RequestBeganAction``: be told it was handed to the transport (log it).
 /// 3. ``ResponseBeganAction``: be told a response arrived.
 /// 4. ``ResponseCompletedAction``: modify or fail the response, or ask for a retry.
+/// 5. ``RequestFailedAction``: be told the send ended in an error (once, after the last attempt).
 ///
 /// At every stage actions run in the order they were added with ``Network/add(action:)``; the
 /// built-in logging action always runs last, so it logs the request as it was sent.

@@ -4,6 +4,7 @@ struct ActionStages: Sendable {
     var began: [any RequestBeganAction] = []
     var responseBegan: [any ResponseBeganAction] = []
     var completed: [any ResponseCompletedAction] = []
+    var failed: [any RequestFailedAction] = []
 
     /// Adds `action` to the end of every stage it conforms to.
     mutating func append(_ action: any Action) {
@@ -11,6 +12,7 @@ struct ActionStages: Sendable {
         if let action = action as? any RequestBeganAction { began.append(action) }
         if let action = action as? any ResponseBeganAction { responseBegan.append(action) }
         if let action = action as? any ResponseCompletedAction { completed.append(action) }
+        if let action = action as? any RequestFailedAction { failed.append(action) }
     }
 }
 
@@ -54,5 +56,11 @@ final class ActionRegistry: Sendable {
 
     var snapshot: ActionStages {
         snapshotState.withLock { $0 }
+    }
+
+    /// The failure stage alone, taken when a send starts so that a send ended by ``removeAll()``
+    /// (an invalidation) is still reported to the actions it started with.
+    var failureActions: [any RequestFailedAction] {
+        snapshotState.withLock { $0.failed }
     }
 }

@@ -38,6 +38,9 @@ public struct NetworkRequest: Sendable {
 
     /// Creates a request whose body is any `Encodable` value, sent as JSON with the
     /// configuration's encoder (ECNetworking's initializer).
+    ///
+    /// An `Optional` value that is `nil` means no body, as in ECNetworking: nothing is sent and no
+    /// `Content-Type` is set, rather than the JSON `null`. (`.json(value)` encodes what it is given.)
     public init(
         headers: HTTPHeaders = [:],
         method: HTTPMethod = .get,
@@ -45,7 +48,9 @@ public struct NetworkRequest: Sendable {
         body: some Encodable & Sendable,
         customProperties: CustomProperties = [:]
     ) {
-        self.init(headers: headers, method: method, url: url, body: .json(body), customProperties: customProperties)
+        self.init(
+            headers: headers, method: method, url: url, body: RequestBody.jsonUnlessAbsent(body),
+            customProperties: customProperties)
     }
 
     /// Creates a request with any kind of body: `.json(value)`, `.data(bytes, contentType:)`,

@@ -17,8 +17,14 @@ import Foundation
 /// ```
 ///
 /// Decoding is built in for `Decodable` responses (JSON, with the configuration's decoder),
-/// `Void` (any body, including none), `Data` (the raw body) and `String` (UTF-8). Implement
-/// ``response(from:with:)`` to decode anything else or to read the status and headers too.
+/// `Void` (any body, including none), `Data` (the raw body) and `String` (UTF-8). To decode
+/// anything else, implement one of the two forms of `response(from:with:)`:
+/// - the `Data` form, ECNetworking's, to decode the body alone;
+/// - the ``NetworkResponse`` form, to read the status and headers too. Its default calls the
+///   `Data` form with the body, so a request that implements only the `Data` form is decoded by it.
+///
+/// A request that declares no `typealias Response` and implements neither form has its
+/// `Response` inferred as `Void`, as ECNetworking did.
 public protocol Request: Sendable {
     /// The value a successful send returns.
     associatedtype Response: Sendable
@@ -33,30 +39,55 @@ public protocol Request: Sendable {
 
     /// Turns the validated response into ``Response``. A thrown error becomes
     /// ``NetworkError/decodingFailed(_:response:)`` carrying the response.
+    ///
+    /// The default decodes the body with the `Data` form below.
     func response(from response: NetworkResponse, with decoder: JSONDecoder) throws -> Response
+
+    /// Turns the validated response's body into ``Response``: ECNetworking's customisation point,
+    /// still called by the default of the ``NetworkResponse`` form. A thrown error becomes
+    /// ``NetworkError/decodingFailed(_:response:)`` carrying the response.
+    func response(from data: Data, with decoder: JSONDecoder) throws -> Response
 }
 
 extension Request {
     /// No custom properties by default.
     public var customProperties: CustomProperties { CustomProperties() }
+
+    /// Decodes the body with the `Data` form, so that whichever form a request implements is used.
+    public func response(from response: NetworkResponse, with decoder: JSONDecoder) throws -> Response {
+        try self.response(from: response.body, with: decoder)
+    }
+
+    /// Fails, for a `Response` the library cannot decode when the request implements neither form.
+    /// A request that implements only the ``NetworkResponse`` form never reaches it.
+    ///
+    /// - Throws: ``ResponseDecodingError/notImplemented(requestType:)``.
+    public func response(from data: Data, with decoder: JSONDecoder) throws -> Response {
+        throw ResponseDecodingError.notImplemented(requestType: String(describing: Self.self))
+    }
 }
+
+// The built-in decodings are the `Data` form, so a request's own `Data` form replaces them, and
+// the `NetworkResponse` form's default reaches them. Only the `Void` one names its type: the
+// others return `Response`, so that a request without `typealias Response` infers `Void` alone,
+// as in ECNetworking, instead of finding `Void`, `Data` and `String` equally likely.
 
 extension Request where Response: Decodable {
     /// Decodes the body as JSON with the configuration's decoder.
-    public func response(from response: NetworkResponse, with decoder: JSONDecoder) throws -> Response {
-        try decoder.decode(Response.self, from: response.body)
+    public func response(from data: Data, with decoder: JSONDecoder) throws -> Response {
+        try decoder.decode(Response.self, from: data)
     }
 }
 
 extension Request where Response == Void {
     /// Ignores the body, so 204 and empty responses succeed.
-    public func response(from response: NetworkResponse, with decoder: JSONDecoder) throws {}
+    public func response(from data: Data, with decoder: JSONDecoder) throws {}
 }
 
 extension Request where Response == Data {
     /// Returns the body as it came.
-    public func response(from response: NetworkResponse, with decoder: JSONDecoder) throws -> Data {
-        response.body
+    public func response(from data: Data, with decoder: JSONDecoder) throws -> Response {
+        data
     }
 }
 
@@ -64,8 +95,8 @@ extension Request where Response == String {
     /// Returns the body read as UTF-8.
     ///
     /// - Throws: ``ResponseDecodingError/invalidText`` when the body is not valid UTF-8.
-    public func response(from response: NetworkResponse, with decoder: JSONDecoder) throws -> String {
-        guard let text = String(data: response.body, encoding: .utf8) else {
+    public func response(from data: Data, with decoder: JSONDecoder) throws -> Response {
+        guard let text = String(data: data, encoding: .utf8) else {
             throw ResponseDecodingError.invalidText
         }
         return text

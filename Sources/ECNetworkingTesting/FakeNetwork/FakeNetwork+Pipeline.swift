@@ -10,14 +10,15 @@ extension FakeNetwork {
 
     /// Runs attempts until one ends, the way ``URLSessionNetwork`` does but with the stub in place
     /// of the transport: will-begin actions, began actions, the stub, response-began actions,
-    /// completed actions (which may ask for a retry), validation, decoding. Without
-    /// ``runsActions`` only the stub, validation and decoding are left.
+    /// completed actions (which may ask for a retry), validation, decoding, and on an error the
+    /// failure actions. Without ``runsActions`` only the stub, validation and decoding are left.
     func perform<Value>(
         _ built: NetworkRequest,
         recordID: Int,
         answer: (NetworkRequest) async throws -> StubbedAnswer<Value>,
         decode: (NetworkResponse) throws -> Value
     ) async throws -> Value {
+        var lastSent = built
         do {
             var request = built
             request.customProperties[NetworkBaseURL.self] = baseURL
@@ -34,6 +35,7 @@ extension FakeNetwork {
                 if !actions.isEmpty {
                     state.withLock { $0.update(record: recordID, with: prepared) }
                 }
+                lastSent = prepared
                 for case let action as any RequestBeganAction in actions {
                     action.requestBegan(prepared)
                 }
@@ -78,8 +80,13 @@ extension FakeNetwork {
                 if let value { return value }
                 return try decode(response)
             }
-        } catch is CancellationError {
-            throw NetworkError.cancelled
+        } catch {
+            // Like the real network: one failure call per failed send, with the request as last sent.
+            let error: any Error = error is CancellationError ? NetworkError.cancelled : error
+            for case let action as any RequestFailedAction in runsActions ? state.withLock({ $0.actions }) : [] {
+                action.requestFailed(lastSent, error: error)
+            }
+            throw error
         }
     }
 
