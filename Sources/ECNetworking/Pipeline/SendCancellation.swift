@@ -11,9 +11,9 @@
 ///
 /// A send started while another is in progress in the same task (a login sent by an action) is
 /// cancelled with it.
-final class SendCancellation: Sendable {
+package final class SendCancellation: Sendable {
     /// The send the current task is running, if any.
-    @TaskLocal static var current: SendCancellation?
+    @TaskLocal package static var current: SendCancellation?
 
     private struct Handlers {
         var entries: [UInt64: @Sendable () -> Void] = [:]
@@ -31,7 +31,7 @@ final class SendCancellation: Sendable {
     private let handlers = LockedState(Handlers())
 
     /// Whether the send was cancelled.
-    var isCancelled: Bool { flag.withLock { $0 } }
+    package var isCancelled: Bool { flag.withLock { $0 } }
 
     /// Marks the send cancelled and runs its handlers, once; later calls do nothing.
     func cancel() {
@@ -80,7 +80,7 @@ final class SendCancellation: Sendable {
 
 extension SendCancellation {
     /// Whether the calling task, or the send it is running, is cancelled.
-    static var isCancelled: Bool {
+    package static var isCancelled: Bool {
         Task.isCancelled || current?.isCancelled == true
     }
 
@@ -88,7 +88,7 @@ extension SendCancellation {
     /// `withTaskCancellationHandler` does for the task: at once when the send is already cancelled,
     /// and never after this returns. `operation` must check ``isCancelled`` once it has registered
     /// what `onCancel` undoes, to notice a cancellation that came while it did so.
-    static func withCancellationHandler<Value>(
+    package static func withCancellationHandler<Value>(
         operation: () async throws -> Value,
         onCancel: @escaping @Sendable () -> Void,
         isolation: isolated (any Actor)? = #isolation
@@ -102,7 +102,7 @@ extension SendCancellation {
 
     /// Sleeps for `duration`; throws `CancellationError` at once when the calling task or its send
     /// is cancelled.
-    static func sleep(for duration: Duration) async throws {
+    package static func sleep(for duration: Duration) async throws {
         guard current != nil else { return try await Task.sleep(for: duration) }
         let sleeper = Task { try await Task.sleep(for: duration) }
         try await withCancellationHandler {
