@@ -93,6 +93,22 @@ struct FakeNetworkStorageTests {
         #expect(bo == StoredValue(value: Self.emma, source: .network))
     }
 
+    @Test("with runsActions, a partitioning action's identity picks the partition, as in the real network")
+    func partitionFromAction() async throws {
+        let fake = FakeNetwork(runsActions: true)
+        fake.add(action: SignsInAs(user: "ada"))
+        fake.stub(StorableBooksRequest.self, with: [.networkResponse(Self.response(Self.dune)), .value(Self.emma)])
+        let store = InMemoryResponseStore()
+        _ = try await fake.send(StorableBooksRequest(), storage: store, policy: .networkOnly)
+
+        #expect(try await fake.storedValue(for: StorableBooksRequest(), in: store)?.value == Self.dune)
+        // The entry is Ada's: without the action, only a request that names her partition finds it.
+        let plain = FakeNetwork()
+        #expect(try await plain.storedValue(for: Self.request(partition: "ada"), in: store)?.value == Self.dune)
+        #expect(try await plain.storedValue(for: StorableBooksRequest(), in: store) == nil)
+        #expect(try await plain.storedValue(for: Self.request(partition: "bo"), in: store) == nil)
+    }
+
     @Test("storedThenFresh streams the stored value, then the stub's")
     func storedThenFresh() async throws {
         let fake = FakeNetwork()
@@ -124,5 +140,21 @@ struct FakeNetworkStorageTests {
         #expect(second.source == .store)
         #expect(session.recordedRequests.count == 1)
         #expect(try await fake.storedValue(for: StorableBooksRequest(), in: store)?.value == Self.dune)
+    }
+}
+
+/// Signs every request as `user`, naming that user's partition before the store is read.
+struct SignsInAs: StoragePartitioningAction {
+    let user: String
+
+    func storageIdentity(for request: NetworkRequest) async -> StorageIdentity {
+        .credential(partition: StoragePartition(user))
+    }
+
+    func requestWillBegin(_ request: NetworkRequest) async throws -> NetworkRequest {
+        var request = request
+        request.headers["Authorization"] = "Bearer token-of-\(user)"
+        request.customProperties[StoragePartition.self] = StoragePartition(user)
+        return request
     }
 }
