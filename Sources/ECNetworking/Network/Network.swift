@@ -27,6 +27,51 @@ public protocol Network: AnyObject, Sendable {
         priority: RequestPriority,
         completion: @escaping @Sendable (Result<R.Response, any Error>) -> Void
     ) -> any Cancellable
+
+    /// Sends a request through a ``ResponseStore``, answering from the store when `policy`
+    /// allows and storing a successful answer; see ``URLSessionNetwork/send(_:storage:policy:priority:)``.
+    func send<R: StorableRequest>(
+        _ request: R,
+        storage: any ResponseStore,
+        policy: StoragePolicy,
+        priority: RequestPriority
+    ) async throws -> StoredValue<R.Response>
+
+    /// Streams the stored answer to a request, if there is one, then the network's; see
+    /// ``URLSessionNetwork/storedThenFresh(_:storage:priority:)``.
+    func storedThenFresh<R: StorableRequest>(
+        _ request: R,
+        storage: any ResponseStore,
+        priority: RequestPriority
+    ) -> AsyncThrowingStream<StoredValue<R.Response>, any Error>
+
+    /// The stored answer to `request`, decoded, with its age; `nil` when the store has none that
+    /// may answer it. Makes no network call, and finds the entry a storage send would: the same
+    /// key, the same ``StoragePartition`` (an answer never crosses identities) and `Vary` rules.
+    func storedValue<R: StorableRequest>(for request: R, in storage: any ResponseStore) async throws
+        -> StoredValue<R.Response>?
+
+    /// Cancels every send in progress; each ends with ``NetworkError/cancelled``. The tasks that
+    /// made them are not cancelled and carry on.
+    func cancelAll()
+
+    /// Cancels every send in progress of one request type, and none of their callers.
+    func cancelAll<R: Request>(of requestType: R.Type)
+
+    /// The number of sends in progress.
+    var activeRequestCount: Int { get }
+
+    /// The number of sends in progress, now and after every change; the stream ends when its
+    /// consumer stops iterating.
+    func activityUpdates() -> AsyncStream<Int>
+
+    /// Ends the network's work for good: cancels the sends in progress and fails every later send
+    /// with ``NetworkError/invalidated``.
+    func invalidate()
+
+    /// Ends the network's work for good once the sends in progress have ended; later sends fail
+    /// with ``NetworkError/invalidated``. Returns when the last one ended.
+    func finishSendsAndInvalidate() async
 }
 
 extension Network {
@@ -50,6 +95,23 @@ extension Network {
         completion: @escaping @Sendable (Result<R.Response, any Error>) -> Void
     ) -> any Cancellable {
         send(request, priority: .normal, completion: completion)
+    }
+
+    /// Sends a request through a ``ResponseStore`` at normal priority.
+    public func send<R: StorableRequest>(
+        _ request: R,
+        storage: any ResponseStore,
+        policy: StoragePolicy
+    ) async throws -> StoredValue<R.Response> {
+        try await send(request, storage: storage, policy: policy, priority: .normal)
+    }
+
+    /// Streams the stored answer, then the network's, at normal priority.
+    public func storedThenFresh<R: StorableRequest>(
+        _ request: R,
+        storage: any ResponseStore
+    ) -> AsyncThrowingStream<StoredValue<R.Response>, any Error> {
+        storedThenFresh(request, storage: storage, priority: .normal)
     }
 
     /// Runs the async send in a task and calls `completion` exactly once when it ends.

@@ -4,7 +4,7 @@
 /// cancels: cancellation of a task is permanent, so cancelling the caller's task would also fail
 /// whatever it did next (another send, a sleep, a server handler's database call). The caller's own
 /// cancellation still reaches the send, through the task.
-final class ActiveSendRegistry: Sendable {
+package final class ActiveSendRegistry: Sendable {
     private struct Send {
         let requestType: ObjectIdentifier?
         let cancellation: SendCancellation
@@ -29,10 +29,13 @@ final class ActiveSendRegistry: Sendable {
 
     private let state = LockedState(State())
 
+    /// Creates a registry with no sends.
+    package init() {}
+
     /// Runs `body` as a registered send of `requestType`, which ``cancel(requestType:)`` can cancel
     /// without cancelling the calling task; `body` gets the send's cancellation, to check it
     /// without looking it up.
-    func track<Value>(
+    package func track<Value>(
         _ requestType: ObjectIdentifier?,
         isolation: isolated (any Actor)? = #isolation,
         _ body: (SendCancellation) async throws -> Value
@@ -57,7 +60,7 @@ final class ActiveSendRegistry: Sendable {
     ///
     /// The sends' cancellation handlers run after the lock is released, so a handler may use the
     /// network (read its activity, start another send, cancel again) without deadlocking.
-    func cancel(requestType: ObjectIdentifier? = nil) {
+    package func cancel(requestType: ObjectIdentifier? = nil) {
         let targets = state.withLock { state in
             state.sends.values.compactMap { send in
                 requestType == nil || send.requestType == requestType ? send.cancellation : nil
@@ -67,10 +70,10 @@ final class ActiveSendRegistry: Sendable {
     }
 
     /// The number of sends in progress.
-    var count: Int { state.withLock { $0.sends.count } }
+    package var count: Int { state.withLock { $0.sends.count } }
 
     /// A stream of the number of sends in progress: the current number first, then each change.
-    func updates() -> AsyncStream<Int> {
+    package func updates() -> AsyncStream<Int> {
         let (stream, continuation) = AsyncStream.makeStream(of: Int.self, bufferingPolicy: .bufferingNewest(64))
         let identifier = state.withLock { state in
             let identifier = state.makeIdentifier()

@@ -11,9 +11,9 @@
 ///
 /// A send started while another is in progress in the same task (a login sent by an action) is
 /// cancelled with it.
-struct SendCancellation: Sendable {
+package struct SendCancellation: Sendable {
     /// The send the current task is running, if any.
-    @TaskLocal static var current: SendCancellation?
+    @TaskLocal package static var current: SendCancellation?
 
     private typealias Handler = @Sendable () -> Void
 
@@ -33,10 +33,11 @@ struct SendCancellation: Sendable {
     // already ended, so running late does nothing, and the send was cancelled in any case.
     private let state = LockedState(State())
 
-    init() {}
+    /// Creates a send that is not cancelled.
+    package init() {}
 
     /// Whether the send was cancelled.
-    var isCancelled: Bool { state.withLock { $0.isCancelled } }
+    package var isCancelled: Bool { state.withLock { $0.isCancelled } }
 
     /// Marks the send cancelled and runs its handlers, once; later calls do nothing.
     func cancel() {
@@ -97,15 +98,16 @@ struct SendCancellation: Sendable {
 
 extension SendCancellation {
     /// Whether the calling task, or the send it is running, is cancelled.
-    static var isCancelled: Bool {
+    package static var isCancelled: Bool {
         Task.isCancelled || current?.isCancelled == true
     }
 
     /// Runs `operation`, calling `onCancel` when the calling task or its send is cancelled, as
     /// `withTaskCancellationHandler` does for the task: at once when the send is already cancelled.
-    /// `onCancel` must be safe to call late, just after `operation` ended. `operation` must check ``isCancelled`` once it has registered
-    /// what `onCancel` undoes, to notice a cancellation that came while it did so.
-    static func withCancellationHandler<Value>(
+    /// `onCancel` must be safe to call late, just after `operation` ended. `operation` must check
+    /// ``isCancelled`` once it has registered what `onCancel` undoes, to notice a cancellation that
+    /// came while it did so.
+    package static func withCancellationHandler<Value>(
         operation: () async throws -> Value,
         onCancel: @escaping @Sendable () -> Void,
         isolation: isolated (any Actor)? = #isolation
@@ -119,7 +121,7 @@ extension SendCancellation {
 
     /// Sleeps for `duration`; throws `CancellationError` at once when the calling task or its send
     /// is cancelled.
-    static func sleep(for duration: Duration) async throws {
+    package static func sleep(for duration: Duration) async throws {
         guard current != nil else { return try await Task.sleep(for: duration) }
         let sleeper = Task { try await Task.sleep(for: duration) }
         try await withCancellationHandler {

@@ -33,27 +33,18 @@ extension URLSessionNetwork {
         _ request: R,
         storage: any ResponseStore,
         policy: StoragePolicy,
-        priority: RequestPriority = .normal
+        priority: RequestPriority
     ) async throws -> StoredValue<R.Response> {
         let built = try await buildStorableRequest(request)
-        var stored = await storedResponse(for: built, in: storage)
-        if policy == .storedIfFresh, let fresh = stored, fresh.age() < request.maximumStorageAge {
-            if let value = await decodeStored(fresh, for: request, built: built, storage: storage) {
-                loggingAction?.logStoredValue(of: built.request, age: value.age, reason: "fresh")
-                return value
-            }
-            // It no longer decodes and is gone from the store: revalidating it would be a wasted 304.
-            stored = nil
-        }
-        do {
-            return try await fetch(request, built: built, stored: stored, storage: storage, priority: priority)
-        } catch {
-            guard policy == .networkFallingBackToStored, StoragePolicy.isUnavailability(error), let stored,
-                let value = await decodeStored(stored, for: request, built: built, storage: storage)
-            else { throw error }
-            loggingAction?.logStoredValue(of: built.request, age: value.age, reason: "the network failed")
-            return value
-        }
+        return try await built.answer(
+            policy: policy, maximumAge: request.maximumStorageAge, storage: storage,
+            decode: { try decode(request, from: $0) },
+            logStored: { value, reason in
+                loggingAction?.logStoredValue(of: built.request, age: value.age, reason: reason)
+            },
+            fetch: { stored in
+                try await fetch(request, built: built, stored: stored, storage: storage, priority: priority)
+            })
     }
 
     /// Sends a request and streams the stored response at once, if there is one, then the network's
@@ -73,109 +64,35 @@ extension URLSessionNetwork {
     public func storedThenFresh<R: StorableRequest>(
         _ request: R,
         storage: any ResponseStore,
-        priority: RequestPriority = .normal
+        priority: RequestPriority
     ) -> AsyncThrowingStream<StoredValue<R.Response>, any Error> {
-        let (stream, continuation) = AsyncThrowingStream.makeStream(of: StoredValue<R.Response>.self)
-        let task = Task {
-            do {
-                let built = try await buildStorableRequest(request)
-                var stored = await storedResponse(for: built, in: storage)
-                if let entry = stored {
-                    if let value = await decodeStored(entry, for: request, built: built, storage: storage) {
-                        loggingAction?.logStoredValue(
-                            of: built.request, age: value.age, reason: "until the network answers")
-                        continuation.yield(value)
-                    } else {
-                        stored = nil
-                    }
-                }
-                let fresh = try await fetch(request, built: built, stored: stored, storage: storage, priority: priority)
-                continuation.yield(fresh)
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: error)
-            }
-        }
-        continuation.onTermination = { _ in task.cancel() }
-        return stream
+        StorableNetworkRequest.storedThenFresh(
+            build: { try await self.buildStorableRequest(request) },
+            storage: storage,
+            decode: { try self.decode(request, from: $0) },
+            logStored: { request, value in
+                self.loggingAction?.logStoredValue(of: request, age: value.age, reason: "until the network answers")
+            },
+            fetch: { built, stored in
+                try await self.fetch(request, built: built, stored: stored, storage: storage, priority: priority)
+            })
     }
 
-    /// A request as built for a storable send, the partition it belongs to, and the key its
-    /// response is stored under.
-    private struct StorableNetworkRequest {
-        var request: NetworkRequest
-        /// The request with the default headers the pipeline adds: what the key and `Vary` see.
-        var keyed: NetworkRequest
-        var partition: StoragePartition?
-        /// `nil` when the request carries a credential without a partition: it bypasses the store.
-        var key: String?
-        var sensitiveData: SensitiveData
-
-        /// Whether `sent`, the request as it went on the wire, still belongs where this send read
-        /// the store: the same partition, and no credential unless there is a partition.
-        func keepsIdentity(_ sent: NetworkRequest) -> Bool {
-            guard sent.customProperties[StoragePartition.self] == partition else { return false }
-            return partition != nil || !sensitiveData.carriesCredentials(sent)
-        }
+    /// Reads the stored answer to `request` without a network call, with the same key, partition
+    /// and `Vary` rules as ``send(_:storage:policy:priority:)``; `nil` when there is none that may
+    /// answer it, or when it no longer decodes (it is then removed). No action runs; a
+    /// ``StoragePartitioningAction`` only names the partition the request belongs to.
+    public func storedValue<R: StorableRequest>(for request: R, in storage: any ResponseStore) async throws
+        -> StoredValue<R.Response>?
+    {
+        let built = try await buildStorableRequest(request)
+        return await built.storedValue(in: storage) { try decode(request, from: $0) }
     }
 
     private func buildStorableRequest<R: StorableRequest>(_ request: R) async throws -> StorableNetworkRequest {
-        var networkRequest = try request.buildRequest(with: configuration.baseURL)
-        networkRequest.customProperties.merge(request.customProperties)
-        // The key sees the default headers (an `Accept` set for every request) the pipeline adds.
-        var keyed = networkRequest
-        keyed.headers.addMissing(from: configuration.defaultHeaders)
-        let sensitiveData = configuration.sensitiveData
-
-        // The store is read before any action runs, so actions that will add a credential say now
-        // whose it will be.
-        var partition = keyed.customProperties[StoragePartition.self]
-        var carriesCredential = sensitiveData.carriesCredentials(keyed)
-        for action in actions.snapshot.willBegin {
-            guard let partitioning = action as? any StoragePartitioningAction,
-                case .credential(let claimed) = await partitioning.storageIdentity(for: keyed)
-            else { continue }
-            carriesCredential = true
-            if let claimed { partition = claimed }
-        }
-        let requestKey = request.storageKey(for: keyed)
-        let key: String? =
-            if let partition { partition.key(requestKey) } else if carriesCredential { nil } else { requestKey }
-        return StorableNetworkRequest(
-            request: networkRequest, keyed: keyed, partition: partition, key: key, sensitiveData: sensitiveData)
-    }
-
-    /// The entry for `built` in its partition, if it may answer the request (its `Vary` headers
-    /// match).
-    private func storedResponse(for built: StorableNetworkRequest, in storage: any ResponseStore) async
-        -> StoredResponse?
-    {
-        guard let key = built.key, let entry = await storage.storedResponse(for: key) else { return nil }
-        return entry.matchesVariedHeaders(of: built.keyed, sensitiveData: built.sensitiveData) ? entry : nil
-    }
-
-    /// Stores `entry`, the answer to `sent`, unless its identity changed since the store was read
-    /// or `Cache-Control` or `Vary` forbid it; when they forbid it, the old entry goes too, since
-    /// it is no longer the current answer.
-    private func keep(
-        _ entry: StoredResponse,
-        answering sent: NetworkRequest,
-        built: StorableNetworkRequest,
-        storage: any ResponseStore
-    ) async {
-        guard let key = built.key, built.keepsIdentity(sent) else { return }
-        let response = CacheControl(entry.headers)
-        let forbidden =
-            response.forbidsStoring || CacheControl(sent.headers).forbidsStoring || response.variesOnEverything
-            || (response.isPrivate && built.partition == nil)
-        guard !forbidden else {
-            await storage.removeResponse(for: key)
-            return
-        }
-        var entry = entry
-        entry.variedRequestHeaders = StoredResponse.variedHeaders(
-            of: sent, cacheControl: response, sensitiveData: built.sensitiveData)
-        await storage.store(entry, for: key)
+        try await StorableNetworkRequest(
+            request, baseURL: configuration.baseURL, defaultHeaders: configuration.defaultHeaders,
+            sensitiveData: configuration.sensitiveData, willBeginActions: actions.snapshot.willBegin)
     }
 
     /// Asks the network, conditionally when `stored` has validators and the request, after its
@@ -250,24 +167,9 @@ extension URLSessionNetwork {
             context.timings.decoding = context.elapsed(since: decodingStart)
             // Without the request as sent, its credential and partition are unknown: not stored.
             if let entry, let sent = response.request {
-                await keep(entry, answering: sent, built: built, storage: storage)
+                await built.keep(entry, answering: sent, in: storage)
             }
             return StoredValue(value: value, source: .network)
         }
-    }
-
-    /// Decodes a stored response, or removes it from `storage` and returns `nil` when it no longer
-    /// decodes, so an old entry never blocks a fresh one.
-    private func decodeStored<R: StorableRequest>(
-        _ stored: StoredResponse,
-        for request: R,
-        built: StorableNetworkRequest,
-        storage: any ResponseStore
-    ) async -> StoredValue<R.Response>? {
-        guard let value = try? decode(request, from: stored.networkResponse(for: built.request)) else {
-            if let key = built.key { await storage.removeResponse(for: key) }
-            return nil
-        }
-        return StoredValue(value: value, source: .store, age: stored.age())
     }
 }

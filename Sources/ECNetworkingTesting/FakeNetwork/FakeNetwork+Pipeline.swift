@@ -65,7 +65,7 @@ extension FakeNetwork {
                         guard attempts <= maximumRetries else {
                             throw NetworkError.retryLimitReached(attempts: attempts, response: response)
                         }
-                        if delay > .zero { try await Task.sleep(for: delay) }
+                        if delay > .zero { try await SendCancellation.sleep(for: delay) }
                         // Like the real network: the next attempt starts from the request as built,
                         // keeping what the actions noted in its custom properties.
                         request.customProperties = prepared.customProperties
@@ -115,10 +115,11 @@ extension FakeNetwork {
         return try stub.answer(request)
     }
 
-    /// Sleeps for a stub's delay; cancellation ends the sleep at once.
+    /// Sleeps for a stub's delay; cancellation (of the task, or of the send by `cancelAll`) ends
+    /// the sleep at once.
     private func wait(_ delay: Duration) async throws {
         if delay > .zero {
-            try await Task.sleep(for: delay)
+            try await SendCancellation.sleep(for: delay)
         } else {
             try Task.checkCancellation()
         }

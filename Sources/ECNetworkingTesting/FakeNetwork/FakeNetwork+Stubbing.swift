@@ -77,12 +77,13 @@ extension FakeNetwork {
         state.withLock { $0.networkRequestStub = NetworkRequestStub(delay: delay, answer: answer) }
     }
 
-    /// Removes every stub and record, for a test that reuses one fake across phases. The added
+    /// Removes every stub, route and record, for a test that reuses one fake across phases. The added
     /// actions stay, since the code under test added them and will not add them again.
     public func reset() {
         state.withLock { state in
             state.stubs = [:]
             state.networkRequestStub = nil
+            state.routes = [:]
             state.records = []
         }
     }

@@ -17,6 +17,16 @@ import Foundation
 /// a made-up success. Cancelling a send (its task or its `Cancellable`) ends it with
 /// ``ECNetworking/NetworkError/cancelled``, also in the middle of a stub's delay.
 ///
+/// For partial mocking, a request type without a stub can go to a real network instead: every
+/// such type with ``init(baseURL:runsActions:decoder:maximumRetries:passingUnstubbedRequestsTo:)``,
+/// or chosen types with ``route(_:to:)``. A stub answers first, then a route, then the network
+/// unstubbed requests pass to.
+///
+/// Like ``ECNetworking/URLSessionNetwork``, the fake counts its sends in progress
+/// (``activeRequestCount``, ``activityUpdates()``), cancels them in bulk without cancelling their
+/// callers (``cancelAll()``), and can be invalidated; its storage sends read and fill a real
+/// ``ECNetworking/ResponseStore``.
+///
 /// Actions added with ``add(action:)`` are only kept, so a test can check they were installed,
 /// unless the fake is created with `runsActions: true`; then they run at their stages around the
 /// stubbed answer, to test an authentication or logging action without a transport.
@@ -32,7 +42,12 @@ public final class FakeNetwork: Network {
     /// with ``ECNetworking/NetworkError/retryLimitReached(attempts:response:)``.
     public let maximumRetries: Int
 
+    /// Where requests without a stub or a route go; `nil` fails them with
+    /// ``FakeNetworkError/noStub(requestType:)``.
+    public let unstubbedRequestsNetwork: (any Network)?
+
     let state = LockedState(FakeNetworkState())
+    let activeSends = ActiveSendRegistry()
 
     /// Creates a fake with no stubs.
     ///
@@ -41,16 +56,23 @@ public final class FakeNetwork: Network {
     ///   - runsActions: Whether added actions run; see ``runsActions``.
     ///   - decoder: The decoder for raw responses, as a ``NetworkConfiguration`` would have.
     ///   - maximumRetries: The retry limit, 3 like ``NetworkConfiguration/maximumRetries``.
+    ///   - unstubbedRequestsNetwork: Where requests without a stub or a route go, through that
+    ///     network's own actions and validation, for partial mocking: stub the endpoints a test
+    ///     controls and let the others reach a real (or ``ECNetworking/URLSessionNetwork`` with a
+    ///     `MockSession`) network. `nil`, the default, fails them with
+    ///     ``FakeNetworkError/noStub(requestType:)``.
     public init(
         baseURL: URL = URL(string: "https://fake.invalid")!,
         runsActions: Bool = false,
         decoder: JSONDecoder = JSONDecoder(),
-        maximumRetries: Int = 3
+        maximumRetries: Int = 3,
+        passingUnstubbedRequestsTo unstubbedRequestsNetwork: (any Network)? = nil
     ) {
         self.baseURL = baseURL
         self.runsActions = runsActions
         self.decoder = decoder
         self.maximumRetries = maximumRetries
+        self.unstubbedRequestsNetwork = unstubbedRequestsNetwork
     }
 
     /// Keeps an action, after those already added; it runs only when ``runsActions`` is `true`.
@@ -65,12 +87,26 @@ public final class FakeNetwork: Network {
     }
 
     /// Records `request`, then answers from its type's stub: a value, the result of a closure, an
-    /// error, or a raw response decoded for real.
+    /// error, or a raw response decoded for real. A type without a stub goes to its route or to
+    /// ``unstubbedRequestsNetwork``, whose own pipeline runs it.
     ///
-    /// - Throws: ``FakeNetworkError/noStub(requestType:)`` when its type has no stub;
-    ///   ``ECNetworking/NetworkError/cancelled`` when the send is cancelled; otherwise what the stub,
-    ///   `buildRequest(with:)` or an action throws.
+    /// - Throws: ``FakeNetworkError/noStub(requestType:)`` when its type has no stub and nowhere to
+    ///   go; ``ECNetworking/NetworkError/cancelled`` when the send is cancelled;
+    ///   ``ECNetworking/NetworkError/invalidated`` after ``invalidate()``; otherwise what the stub,
+    ///   `buildRequest(with:)`, an action or the network it went to throws.
     public func send<R: Request>(_ request: R, priority: RequestPriority) async throws -> R.Response {
+        try await tracking(R.self) {
+            if let network = self.passingNetwork(for: R.self) {
+                self.recordPassedOn(request)
+                return try await network.send(request, priority: priority)
+            }
+            return try await self.answerFromStubs(request).value
+        }
+    }
+
+    /// Records `request` and runs it against its type's stub; returns the value and, when the stub
+    /// gave a raw response, that response (which a storage send keeps).
+    func answerFromStubs<R: Request>(_ request: R) async throws -> (value: R.Response, response: NetworkResponse?) {
         let requestType = ObjectIdentifier(R.self)
         let built: NetworkRequest
         do {
@@ -87,31 +123,47 @@ public final class FakeNetwork: Network {
         return try await perform(
             built,
             recordID: recordID,
-            answer: { _ in try await self.answer(request) },
-            decode: { response in
-                do {
-                    return try request.response(from: response, with: self.decoder)
-                } catch let error as NetworkError {
-                    throw error
-                } catch {
-                    throw NetworkError.decodingFailed(error, response: response)
+            answer: { _ in
+                switch try await self.answer(request) {
+                case .value(let value): .value((value, nil))
+                case .response(let response): .response(response)
                 }
-            }
+            },
+            decode: { response in (try self.decode(request, from: response), response) }
         )
     }
 
-    /// Records `request`, then answers from the raw stub added with `stubNetworkRequests`; the
-    /// response is validated against the request's acceptable status codes (200..<300 by default).
+    /// Decodes a raw response as the request does, wrapping a failure the way
+    /// ``ECNetworking/URLSessionNetwork`` does.
+    func decode<R: Request>(_ request: R, from response: NetworkResponse) throws -> R.Response {
+        do {
+            return try request.response(from: response, with: decoder)
+        } catch let error as NetworkError {
+            throw error
+        } catch {
+            throw NetworkError.decodingFailed(error, response: response)
+        }
+    }
+
+    /// Records `request`, then answers from the raw stub added with `stubNetworkRequests`, or
+    /// passes it to ``unstubbedRequestsNetwork`` when there is no raw stub; the response is
+    /// validated against the request's acceptable status codes (200..<300 by default).
     ///
-    /// - Throws: ``FakeNetworkError/noNetworkRequestStub(method:url:)`` when there is no raw stub;
-    ///   ``ECNetworking/NetworkError/unacceptableStatusCode(_:)`` for a status the request does not accept.
+    /// - Throws: ``FakeNetworkError/noNetworkRequestStub(method:url:)`` when there is no raw stub
+    ///   and nowhere to pass it; ``ECNetworking/NetworkError/unacceptableStatusCode(_:)`` for a
+    ///   status the request does not accept.
     public func send(_ request: NetworkRequest, priority: RequestPriority) async throws -> NetworkResponse {
-        let recordID = state.withLock { $0.record(requestType: nil, request: nil, networkRequest: request) }
-        return try await perform(
-            request,
-            recordID: recordID,
-            answer: { prepared in .response(try await self.answer(prepared)) },
-            decode: { $0 }
-        )
+        try await tracking(nil) {
+            let recordID = self.state.withLock { $0.record(requestType: nil, request: nil, networkRequest: request) }
+            if let network = self.unstubbedRequestsNetwork, self.state.withLock({ $0.networkRequestStub == nil }) {
+                return try await network.send(request, priority: priority)
+            }
+            return try await self.perform(
+                request,
+                recordID: recordID,
+                answer: { prepared in .response(try await self.answer(prepared)) },
+                decode: { $0 }
+            )
+        }
     }
 }

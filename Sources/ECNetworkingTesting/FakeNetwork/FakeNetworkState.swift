@@ -8,6 +8,9 @@ struct FakeNetworkState {
     var networkRequestStub: NetworkRequestStub?
     var actions: [any Action] = []
     var records: [SentRecord] = []
+    /// The networks chosen request types go to instead of a stub.
+    var routes: [ObjectIdentifier: any Network] = [:]
+    var isInvalidated = false
     /// Never reset, so a send that outlives `reset()` cannot update a newer send's record.
     var nextRecordID = 0
 

@@ -1,0 +1,63 @@
+import ECNetworking
+import Foundation
+
+extension FakeNetwork {
+    /// Cancels every send in progress, stubbed or passed on; each ends with
+    /// ``ECNetworking/NetworkError/cancelled``. As with ``ECNetworking/URLSessionNetwork``, only
+    /// the sends are cancelled, not the tasks that made them, which carry on.
+    public func cancelAll() {
+        activeSends.cancel()
+    }
+
+    /// Cancels every send in progress of one request type, and none of their callers.
+    public func cancelAll<R: Request>(of requestType: R.Type) {
+        activeSends.cancel(requestType: ObjectIdentifier(requestType))
+    }
+
+    /// The number of sends in progress: started and not yet ended, those in a stub's delay included.
+    public var activeRequestCount: Int {
+        activeSends.count
+    }
+
+    /// The number of sends in progress, now and after every change, to test an activity indicator.
+    /// The stream ends when its consumer stops iterating.
+    public func activityUpdates() -> AsyncStream<Int> {
+        activeSends.updates()
+    }
+
+    /// Cancels the sends in progress and fails every later send at once with
+    /// ``ECNetworking/NetworkError/invalidated``, recording nothing. The added actions stay, so a
+    /// test can still inspect ``addedActions``; a network the fake passes requests to is left alone.
+    public func invalidate() {
+        state.withLock { $0.isInvalidated = true }
+        cancelAll()
+    }
+
+    /// Fails every later send with ``ECNetworking/NetworkError/invalidated`` and returns once the
+    /// sends in progress have ended.
+    public func finishSendsAndInvalidate() async {
+        state.withLock { $0.isInvalidated = true }
+        for await count in activeSends.updates() where count == 0 { break }
+    }
+
+    /// Runs `body` as a send of `requestType` that ``cancelAll()`` can cancel without cancelling
+    /// the caller.
+    ///
+    /// Bulk cancellation marks the send, as in ``ECNetworking/URLSessionNetwork``: a stub's delay
+    /// observes the mark, a send passed to another network is linked to it, and a stub or action
+    /// that returns after it still ends the send as cancelled. The invalidation check comes after
+    /// the send is registered, and `invalidate()` sets the flag before it cancels, so a send is
+    /// either cancelled or sees the flag.
+    func tracking<Value>(
+        _ requestType: Any.Type?,
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: () async throws -> Value
+    ) async throws -> Value {
+        try await activeSends.track(requestType.map(ObjectIdentifier.init)) { cancellation in
+            guard !state.withLock({ $0.isInvalidated }) else { throw NetworkError.invalidated }
+            let value = try await body()
+            if cancellation.isCancelled { throw NetworkError.cancelled }
+            return value
+        }
+    }
+}

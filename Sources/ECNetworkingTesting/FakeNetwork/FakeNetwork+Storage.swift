@@ -1,0 +1,83 @@
+import ECNetworking
+import Foundation
+
+extension FakeNetwork {
+    /// Sends a request through a real ``ECNetworking/ResponseStore``, honouring `policy` with the
+    /// rules of ``ECNetworking/URLSessionNetwork/send(_:storage:policy:priority:)``: the same key,
+    /// ``ECNetworking/StoragePartition`` (named by the request or, when ``runsActions`` is `true`,
+    /// by a ``ECNetworking/StoragePartitioningAction``) and `Vary` rules, so a test can seed a
+    /// store and check what the code under test shows.
+    ///
+    /// The stub stands for the server. An answer from the store records no send. A stub's raw
+    /// response (``FakeResponse/networkResponse(_:delay:)``, `stub(_:response:)`) is stored when
+    /// it succeeds; a value stub has no bytes to store, so it answers without changing the store.
+    /// Requests are never made conditional: the stub's answer is taken as the server's. A type
+    /// that goes to another network (``route(_:to:)``) is sent there with the same store.
+    public func send<R: StorableRequest>(
+        _ request: R,
+        storage: any ResponseStore,
+        policy: StoragePolicy,
+        priority: RequestPriority
+    ) async throws -> StoredValue<R.Response> {
+        if let network = passingNetwork(for: R.self) {
+            recordPassedOn(request)
+            return try await network.send(request, storage: storage, policy: policy, priority: priority)
+        }
+        let built = try await storableRequest(request)
+        return try await built.answer(
+            policy: policy, maximumAge: request.maximumStorageAge, storage: storage,
+            decode: { try self.decode(request, from: $0) },
+            logStored: { _, _ in },
+            fetch: { _ in try await self.fetchStoring(request, built: built, storage: storage) })
+    }
+
+    /// Streams the stored answer, if there is one, then the stub's, storing the stub's raw
+    /// response as ``send(_:storage:policy:priority:)`` does.
+    public func storedThenFresh<R: StorableRequest>(
+        _ request: R,
+        storage: any ResponseStore,
+        priority: RequestPriority
+    ) -> AsyncThrowingStream<StoredValue<R.Response>, any Error> {
+        if let network = passingNetwork(for: R.self) {
+            recordPassedOn(request)
+            return network.storedThenFresh(request, storage: storage, priority: priority)
+        }
+        return StorableNetworkRequest.storedThenFresh(
+            build: { try await self.storableRequest(request) },
+            storage: storage,
+            decode: { try self.decode(request, from: $0) },
+            logStored: { _, _ in },
+            fetch: { built, _ in try await self.fetchStoring(request, built: built, storage: storage) })
+    }
+
+    /// The stored answer to `request`, decoded, with its age, or `nil`; reads the entry a storage
+    /// send would, and records no send. A routed type is read by the network it goes to.
+    public func storedValue<R: StorableRequest>(for request: R, in storage: any ResponseStore) async throws
+        -> StoredValue<R.Response>?
+    {
+        if let network = passingNetwork(for: R.self) {
+            return try await network.storedValue(for: request, in: storage)
+        }
+        return try await storableRequest(request).storedValue(in: storage) { try self.decode(request, from: $0) }
+    }
+
+    private func storableRequest<R: StorableRequest>(_ request: R) async throws -> StorableNetworkRequest {
+        let actions = runsActions ? state.withLock { $0.actions } : []
+        return try await StorableNetworkRequest(
+            request, baseURL: baseURL, defaultHeaders: [:], sensitiveData: .default,
+            willBeginActions: actions.compactMap { $0 as? any RequestWillBeginAction })
+    }
+
+    /// Answers from the stub as a tracked send, and stores its raw response when it succeeded.
+    private func fetchStoring<R: StorableRequest>(
+        _ request: R,
+        built: StorableNetworkRequest,
+        storage: any ResponseStore
+    ) async throws -> StoredValue<R.Response> {
+        let answer = try await tracking(R.self) { try await self.answerFromStubs(request) }
+        if let response = answer.response, response.isSuccessful, let sent = response.request {
+            await built.keep(StoredResponse(response), answering: sent, in: storage)
+        }
+        return StoredValue(value: answer.value, source: .network)
+    }
+}
