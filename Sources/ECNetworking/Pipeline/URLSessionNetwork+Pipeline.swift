@@ -13,10 +13,7 @@ extension URLSessionNetwork {
         priority: RequestPriority,
         context: inout SendContext
     ) async throws -> NetworkResponse {
-        // Authentication keeps credentials on the base URL's origin, and lets a login sent from
-        // inside a refresh leave the queue first.
-        var request = request
-        request.customProperties[NetworkBaseURL.self] = configuration.baseURL
+        // Authentication lets a login sent from inside a refresh leave the queue first.
         let priority = RefreshMarker.priority(for: priority)
         do {
             // `cancelAll` cancels the send registered here, never the caller's task.
@@ -39,6 +36,8 @@ extension URLSessionNetwork {
         context: inout SendContext
     ) async throws -> NetworkResponse {
         var request = request
+        // Authentication keeps credentials on the base URL's origin.
+        request.customProperties[NetworkBaseURL.self] = configuration.baseURL
         while true {
             if context.isCancelled { throw NetworkError.cancelled }
             let retryDelay: Duration
