@@ -20,3 +20,11 @@ public func waitUntil(
         try await Task.sleep(for: .milliseconds(1))
     }
 }
+
+/// How long a send may take to end "at once" after a cancellation or a deadline: far below
+/// ``longDelay``, which such tests stub so that waiting it out fails them, and far above the
+/// several seconds that a ThreadSanitizer run starved on two cores can stall any test.
+public let promptBound: Duration = .seconds(30)
+
+/// A delay that a test must never wait out; see ``promptBound``.
+public let longDelay: Duration = .seconds(120)

@@ -58,7 +58,7 @@ struct URLSessionTransportNetworkTests {
             guard case .responseTooLarge(let limit) = error as? NetworkError else { return false }
             return limit == 1_048_576
         }
-        #expect(clock.now - start < .seconds(5))
+        #expect(clock.now - start < promptBound)
 
         let exact = try await network.send(request("exact", on: server))
         #expect(exact.body.count == megabyte)
@@ -169,7 +169,7 @@ struct URLSessionTransportNetworkTests {
         } throws: { error in
             (error as? NetworkError)?.isCancellation == true
         }
-        #expect(clock.now - start < .seconds(5), "the stalled transfer never ends by itself")
+        #expect(clock.now - start < promptBound, "the stalled transfer never ends by itself")
         try await waitUntil { server.openConnectionCount == 0 }
         #expect(transport.activeTaskCount == 0)
     }
