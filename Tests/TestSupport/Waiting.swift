@@ -5,9 +5,11 @@ public struct ConditionTimedOut: Error {}
 
 /// Polls `condition` every millisecond until it holds, so tests wait for a state instead of
 /// guessing how long it takes to reach it. Past `timeout` it records an issue and throws
-/// ``ConditionTimedOut``, so the test stops there.
+/// ``ConditionTimedOut``, so the test stops there. The default is generous on purpose: a state
+/// that does come is reached as soon as it comes, and a ThreadSanitizer run starved on two cores
+/// has stalled tests for over ten seconds.
 public func waitUntil(
-    timeout: Duration = .seconds(10),
+    timeout: Duration = promptBound,
     sourceLocation: SourceLocation = #_sourceLocation,
     _ condition: @Sendable () -> Bool
 ) async throws {

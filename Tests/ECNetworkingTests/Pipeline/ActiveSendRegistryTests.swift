@@ -67,7 +67,7 @@ struct ActiveSendRegistryTests {
             network.cancelAll()
             cancelled.increment()
         }
-        try await waitUntil(timeout: .seconds(5)) { cancelled.count == 1 }
+        try await waitUntil { cancelled.count == 1 }
     }
 
     private static func expectCancelled<Value>(_ task: Task<Value, any Error>) async {
@@ -212,7 +212,7 @@ struct ActiveSendRegistryTests {
             action: WillBegin { request in
                 guard request.url.path.hasSuffix("slow-action") else { return request }
                 entered.increment()
-                try await waitUntil(timeout: .seconds(10)) { release.count == 1 }
+                try await waitUntil { release.count == 1 }
                 actionSawCancellation.append(Task.isCancelled)
                 return request
             })

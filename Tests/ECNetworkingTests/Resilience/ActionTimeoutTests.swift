@@ -36,7 +36,7 @@ struct ActionTimeoutTests {
     func quickAction() async throws {
         let session = MockSession()
         session.stub(with: MockResponse(json: [User(id: 1, name: "A")]))
-        let network = makeNetwork(session: session) { $0.actionTimeout = .seconds(5) }
+        let network = makeNetwork(session: session) { $0.actionTimeout = promptBound }
         network.add(
             action: WillBegin { request in
                 var request = request

@@ -22,7 +22,7 @@ struct CoalescingAdmissionTests {
         let network = makeCoalescingNetwork(session: session) { $0.maximumConcurrentRequests = 1 }
 
         let callers = (0..<5).map { _ in Task { try await network.send(ListUsers()) } }
-        try await waitUntil(timeout: .seconds(5)) { network.coalescing.waiterCount == 5 && session.heldCount == 1 }
+        try await waitUntil { network.coalescing.waiterCount == 5 && session.heldCount == 1 }
         #expect(network.admission?.inFlight == 1)
         #expect(network.admission?.waitingCount == 0)
         session.answer(body: Self.users)
@@ -40,7 +40,7 @@ struct CoalescingAdmissionTests {
         let callers = (0..<3).map { _ in Task { try await network.send(ListUsers()) } }
         try await waitUntil { network.coalescing.waiterCount == 3 && session.heldCount == 1 }
         let other = Task { try await network.send(Other()) }
-        try await waitUntil(timeout: .seconds(5)) { session.heldCount == 2 }
+        try await waitUntil { session.heldCount == 2 }
         session.answer(path: "/v1/other", statusCode: 204)
         try await other.value
         #expect(network.coalescing.waiterCount == 3, "the coalesced GET is still on the wire")

@@ -30,7 +30,7 @@ struct CoalescingTests {
 
         async let one = network.send(ListUsers())
         async let two = network.send(ListUsers())
-        try await waitUntil(timeout: .seconds(5)) { session.heldCount == 2 }
+        try await waitUntil { session.heldCount == 2 }
         session.answer(body: Data("[]".utf8))
         _ = try await (one, two)
 
@@ -130,7 +130,7 @@ struct CoalescingTests {
         async let plain = network.send(request(nil))
         async let reload = network.send(request(.reloadIgnoringLocalCacheData))
         async let reloadToo = network.send(request(.reloadIgnoringLocalCacheData))
-        try await waitUntil(timeout: .seconds(5)) { network.coalescing.waiterCount == 3 }
+        try await waitUntil { network.coalescing.waiterCount == 3 }
         session.answer()
         _ = try await (plain, reload, reloadToo)
 
