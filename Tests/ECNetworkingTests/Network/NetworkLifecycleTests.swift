@@ -84,6 +84,10 @@ struct NetworkLifecycleTests {
             released = network
             network.invalidate()
         }
+        // The refresh's task, which holds the authenticator and so the network, ends just after
+        // the send it answered; give it that moment instead of racing it.
+        let deadline = ContinuousClock.now + promptBound
+        while released != nil && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
         #expect(released == nil)
         #expect(session.authorizations == ["Bearer token"])
     }
