@@ -21,6 +21,16 @@ step "library tests under ThreadSanitizer"
 TSAN_OPTIONS="suppressions=$PWD/scripts/thread-sanitizer-suppressions.txt ${TSAN_OPTIONS:-}" \
   swift test --sanitize=thread --scratch-path .build/tsan
 
+# SwiftPM keeps the build plan of a package that uses this one by path (Example/, Benchmarks/) and
+# does not notice source files added here since it was made: the stale plan then fails with
+# "cannot find type". Dropping the plan, not the build, makes SwiftPM read the sources again.
+for package in Example Benchmarks; do
+  if [ -d "$package/.build" ]; then
+    find "$package/.build" -maxdepth 3 -name description.json -delete
+    rm -f "$package"/.build/*.yaml
+  fi
+done
+
 if [ -f Example/Package.swift ]; then
   step "Example: end-to-end tests against the embedded server"
   swift test --package-path Example
