@@ -30,11 +30,32 @@ final class SharedTransportCall: Sendable {
         case abandoned
     }
 
+    /// One turn of one member: the member's suspended wait, or the turn itself when it was decided
+    /// before the member waited for it. Its resource is the member's deadline, armed only for the
+    /// member's last wait, the one for the outcome.
+    private typealias TurnHandoff = OneShotHandoff<
+        UnsafeContinuation<Turn, any Error>, Result<Turn, any Error>, DeadlineScheduler.Token?
+    >
+
     private struct Member {
         let timeout: Duration?
-        var continuation: UnsafeContinuation<Turn, any Error>?
-        var deadline: DeadlineScheduler.Token?
-        var knowsStarted = false
+        var turn = TurnHandoff(resources: nil)
+
+        /// A member whose first turn, if given, is already decided: the first member leads, and
+        /// one that joins a call on the wire is told first that it started.
+        init(timeout: Duration?, firstTurn: Turn? = nil) {
+            self.timeout = timeout
+            if let firstTurn { _ = turn.finish(.success(firstTurn)) }
+        }
+
+        /// Decides the member's next turn: returns the suspended wait to resume, or keeps the turn
+        /// for the member's next wait when it is not waiting. A turn decided earlier and not yet
+        /// collected stays, and this returns `nil`.
+        mutating func give(_ next: Result<Turn, any Error>) -> UnsafeContinuation<Turn, any Error>? {
+            guard let waiter = turn.finish(next)?.waiter else { return nil }
+            turn = TurnHandoff(resources: nil)
+            return waiter
+        }
     }
 
     private struct State {
@@ -64,7 +85,7 @@ final class SharedTransportCall: Sendable {
         onEnd: @escaping @Sendable (SharedTransportCall) -> Void
     ) {
         self.call = call
-        self.state = LockedState(State(members: [Self.firstMember: Member(timeout: timeout)]))
+        self.state = LockedState(State(members: [Self.firstMember: Member(timeout: timeout, firstTurn: .lead)]))
         self.onEnd = onEnd
     }
 
@@ -90,7 +111,8 @@ final class SharedTransportCall: Sendable {
             }
             let member = state.nextMember
             state.nextMember += 1
-            state.members[member] = Member(timeout: timeout)
+            let onWire = if case .onWire = state.phase { true } else { false }
+            state.members[member] = Member(timeout: timeout, firstTurn: onWire ? .started : nil)
             return member
         }
     }
@@ -108,19 +130,14 @@ final class SharedTransportCall: Sendable {
                     if case .finished(let outcome) = state.phase { return (.success(.finished(outcome)), nil) }
                     // A member missing from an open call has left: its task was cancelled.
                     guard let entry = state.members[member] else { return (.failure(NetworkError.cancelled), nil) }
-                    switch state.phase {
-                    case .waitingForSlot where state.leader == member:
-                        return (.success(.lead), nil)
-                    case .onWire where !entry.knowsStarted:
-                        state.members[member]?.knowsStarted = true
-                        return (.success(.started), nil)
-                    case .onWire:
-                        state.members[member]?.continuation = continuation
-                        return (nil, entry.timeout)
-                    default:
-                        state.members[member]?.continuation = continuation
-                        return (nil, nil)
+                    if let decided = state.members[member]?.turn.wait(continuation) {
+                        state.members[member]?.turn = TurnHandoff(resources: nil)
+                        return (decided, nil)
                     }
+                    // On the wire, a member has been told the call started, so it now waits for the
+                    // outcome, under its deadline.
+                    if case .onWire = state.phase { return (nil, entry.timeout) }
+                    return (nil, nil)
                 }
                 if let turn {
                     continuation.resume(with: turn)
@@ -145,13 +162,12 @@ final class SharedTransportCall: Sendable {
             }
             state.phase = .onWire
             state.leader = nil
-            state.members[member]?.knowsStarted = true
+            // The leader knows it started; every other member is told, now or at its next wait.
             var waiting: [UnsafeContinuation<Turn, any Error>] = []
-            for index in state.members.values.indices {
-                guard let continuation = state.members.values[index].continuation else { continue }
-                state.members.values[index].continuation = nil
-                state.members.values[index].knowsStarted = true
-                waiting.append(continuation)
+            for index in state.members.values.indices where state.members.keys[index] != member {
+                if let continuation = state.members.values[index].give(.success(.started)) {
+                    waiting.append(continuation)
+                }
             }
             return waiting
         }
@@ -178,9 +194,7 @@ final class SharedTransportCall: Sendable {
         let token = DeadlineScheduler.shared.schedule(after: timeout, MemberDeadline(call: self, member: member))
         // The member may have had its outcome meanwhile; then the deadline is no longer wanted.
         let kept = state.withLock { state in
-            guard state.members[member]?.continuation != nil else { return false }
-            state.members[member]?.deadline = token
-            return true
+            state.members[member]?.turn.updateResources { $0 = token } ?? false
         }
         if !kept { DeadlineScheduler.shared.cancel(token) }
     }
@@ -203,17 +217,17 @@ final class SharedTransportCall: Sendable {
             } else if state.leader == member {
                 let next = state.members.keys.min()
                 state.leader = next
-                if let next {
-                    departure.nextLeader = state.members[next]?.continuation
-                    state.members[next]?.continuation = nil
-                }
+                if let next { departure.nextLeader = state.members[next]?.give(.success(.lead)) }
             }
             return departure
         }
-        guard let departure else { return }
-        if let deadline = departure.member.deadline { DeadlineScheduler.shared.cancel(deadline) }
+        guard var departure else { return }
+        // The member is out of the shared state, so its own turn is ended here without the lock.
         let error = timedOut ? NetworkError.timedOut(after: departure.member.timeout ?? .zero) : NetworkError.cancelled
-        departure.member.continuation?.resume(throwing: error)
+        if let ending = departure.member.turn.finish(.failure(error)) {
+            if let deadline = ending.resources { DeadlineScheduler.shared.cancel(deadline) }
+            ending.waiter?.resume(throwing: error)
+        }
         departure.nextLeader?.resume(returning: .lead)
         if departure.abandoned {
             onEnd(self)
@@ -233,9 +247,12 @@ final class SharedTransportCall: Sendable {
         }
         guard let members else { return }
         onEnd(self)
-        for member in members {
-            if let deadline = member.deadline { DeadlineScheduler.shared.cancel(deadline) }
-            member.continuation?.resume(returning: .finished(outcome))
+        // Out of the shared state, so each turn is ended here without the lock. A member that is
+        // not waiting learns the outcome from the phase at its next wait.
+        for var member in members {
+            guard let ending = member.turn.finish(.success(.finished(outcome))) else { continue }
+            if let deadline = ending.resources { DeadlineScheduler.shared.cancel(deadline) }
+            ending.waiter?.resume(returning: .finished(outcome))
         }
     }
 }

@@ -5,16 +5,17 @@
 /// the deadline passes or the send is cancelled. The deadline is kept by ``DeadlineScheduler``, so an
 /// action that finishes in time leaves nothing pending.
 final class ActionDeadline<Value: Sendable>: DeadlineTarget {
-    private struct State {
-        var continuation: CheckedContinuation<Value, any Error>?
-        var isFinished = false
+    /// What the wait holds while the action runs, released by whichever ending comes first.
+    private struct Resources: Sendable {
         var work: Task<Void, Never>?
         var token: DeadlineScheduler.Token?
     }
 
     private let actionName: String
     private let timeout: Duration
-    private let state = LockedState(State())
+    private let state = LockedState(
+        OneShotHandoff<CheckedContinuation<Value, any Error>, Result<Value, any Error>, Resources>(
+            resources: Resources()))
 
     private init(actionName: String, timeout: Duration) {
         self.actionName = actionName
@@ -40,11 +41,9 @@ final class ActionDeadline<Value: Sendable>: DeadlineTarget {
         _ continuation: CheckedContinuation<Value, any Error>,
         _ operation: @escaping @Sendable () async throws -> Value
     ) {
-        state.withLock { $0.continuation = continuation }
-        // The cancellation flag is set before `onCancel` runs, so checking it after storing the
-        // continuation covers a cancellation that came first.
-        if SendCancellation.isCancelled {
-            finish(.failure(NetworkError.cancelled))
+        // A cancellation that came first has already ended the handoff, which kept its outcome.
+        if let early = state.withLock({ $0.wait(continuation) }) {
+            continuation.resume(with: early)
             return
         }
         let work = Task {
@@ -55,16 +54,16 @@ final class ActionDeadline<Value: Sendable>: DeadlineTarget {
             }
         }
         let token = DeadlineScheduler.shared.schedule(after: timeout, self)
-        let alreadyFinished = state.withLock { state in
-            guard !state.isFinished else { return true }
-            state.work = work
-            state.token = token
-            return false
-        }
         // The wait may have ended before the task and the deadline were stored: the action finished
         // quickly (cancelling its task then does nothing), or the deadline passed or the send was
         // cancelled, and `finish` found no task to cancel. Either way neither is wanted any more.
-        if alreadyFinished {
+        let stored = state.withLock { state in
+            state.updateResources { resources in
+                resources.work = work
+                resources.token = token
+            }
+        }
+        if !stored {
             DeadlineScheduler.shared.cancel(token)
             work.cancel()
         }
@@ -76,15 +75,9 @@ final class ActionDeadline<Value: Sendable>: DeadlineTarget {
 
     /// Ends the wait with `result` unless it already ended; a failure also cancels the action.
     private func finish(_ result: Result<Value, any Error>) {
-        let ending = state.withLock { state -> State? in
-            guard !state.isFinished, state.continuation != nil else { return nil }
-            let ending = state
-            state = State(isFinished: true)
-            return ending
-        }
-        guard let ending else { return }
-        if let token = ending.token { DeadlineScheduler.shared.cancel(token) }
-        if case .failure = result { ending.work?.cancel() }
-        ending.continuation?.resume(with: result)
+        guard let ending = state.withLock({ $0.finish(result) }) else { return }
+        if let token = ending.resources.token { DeadlineScheduler.shared.cancel(token) }
+        if case .failure = result { ending.resources.work?.cancel() }
+        ending.waiter?.resume(with: result)
     }
 }

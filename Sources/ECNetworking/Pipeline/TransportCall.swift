@@ -12,9 +12,8 @@ import Foundation
 final class TransportCall: DeadlineTarget {
     typealias Outcome = Result<(Data, URLResponse), any Error>
 
-    private struct State {
-        var completion: (@Sendable (Outcome) -> Void)?
-        var outcome: Outcome?
+    /// What the call holds while it runs, released by whichever ending comes first.
+    private struct Resources: Sendable {
         var task: (any SessionTask)?
         var deadline: DeadlineScheduler.Token?
     }
@@ -22,7 +21,9 @@ final class TransportCall: DeadlineTarget {
     private let request: URLRequest
     private let session: any Session
     private let timeout: Duration?
-    private let state = LockedState(State())
+    // The handoff lives inline in the lock's one allocation, so a call costs no more than that.
+    private let state = LockedState(
+        OneShotHandoff<@Sendable (Outcome) -> Void, Outcome, Resources>(resources: Resources()))
 
     init(_ request: URLRequest, session: any Session, timeout: Duration?) {
         self.request = request
@@ -52,11 +53,7 @@ final class TransportCall: DeadlineTarget {
 
     /// Starts the session task; `completion` is called exactly once, possibly before this returns.
     func start(completion: @escaping @Sendable (Outcome) -> Void) {
-        let earlyOutcome: Outcome? = state.withLock { state in
-            if state.outcome == nil { state.completion = completion }
-            return state.outcome
-        }
-        if let earlyOutcome {
+        if let earlyOutcome = state.withLock({ $0.wait(completion) }) {
             completion(earlyOutcome)
             return
         }
@@ -69,24 +66,17 @@ final class TransportCall: DeadlineTarget {
                 self.finish(.failure(NetworkError.invalidResponse))
             }
         }
-        let started = state.withLock { state in
-            guard state.outcome == nil else { return false }
-            state.task = task
-            return true
-        }
-        guard started else {
+        // The call may have ended meanwhile (cancelled); then the task must never run.
+        guard state.withLock({ $0.updateResources { $0.task = task } }) else {
             task.cancel()
             return
         }
         if let timeout {
             let token = DeadlineScheduler.shared.schedule(after: timeout, self)
             // The call may have ended meanwhile; then the deadline is no longer wanted.
-            let keep = state.withLock { state in
-                guard state.outcome == nil else { return false }
-                state.deadline = token
-                return true
+            if !state.withLock({ $0.updateResources { $0.deadline = token } }) {
+                DeadlineScheduler.shared.cancel(token)
             }
-            if !keep { DeadlineScheduler.shared.cancel(token) }
         }
         task.resume()
     }
@@ -101,28 +91,11 @@ final class TransportCall: DeadlineTarget {
         finish(.failure(NetworkError.timedOut(after: timeout ?? .zero)))
     }
 
-    /// What must be released once the call has ended, taken out of the state under its lock.
-    private struct Ending {
-        var completion: (@Sendable (Outcome) -> Void)?
-        var task: (any SessionTask)?
-        var deadline: DeadlineScheduler.Token?
-    }
-
     /// Ends the call with `outcome` unless it already ended; a failure also cancels the session task.
     private func finish(_ outcome: Outcome) {
-        let ending = state.withLock { state -> Ending? in
-            guard state.outcome == nil else { return nil }
-            state.outcome = outcome
-            defer {
-                state.completion = nil
-                state.task = nil
-                state.deadline = nil
-            }
-            return Ending(completion: state.completion, task: state.task, deadline: state.deadline)
-        }
-        guard let ending else { return }
-        if let deadline = ending.deadline { DeadlineScheduler.shared.cancel(deadline) }
-        if case .failure = outcome { ending.task?.cancel() }
-        ending.completion?(outcome)
+        guard let ending = state.withLock({ $0.finish(outcome) }) else { return }
+        if let deadline = ending.resources.deadline { DeadlineScheduler.shared.cancel(deadline) }
+        if case .failure = outcome { ending.resources.task?.cancel() }
+        ending.waiter?(outcome)
     }
 }

@@ -5,7 +5,7 @@
 /// the newest to the oldest. The nodes live in one dense array linked by index, not as objects, so
 /// a list of ten thousand entries is one allocation rather than ten thousand; a removed node's slot
 /// is filled by the last node, which keeps the array dense.
-struct LeastRecentlyUsedList<Value> {
+struct LeastRecentlyUsedList<Value: Sendable> {
     private struct Node {
         var key: String
         var value: Value

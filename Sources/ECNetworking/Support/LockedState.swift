@@ -12,8 +12,13 @@
 /// allocations (the lock object, its mutex, and a box for the value). Requests create several of
 /// these each, so the value and the platform lock live together in one `ManagedBuffer`: one
 /// allocation. Shared with `ECNetworkingTesting` through `package` access; not public API.
-package struct LockedState<State>: @unchecked Sendable {
-    // Safe because the value in `storage` is only reached through `withLock`, which holds the lock.
+///
+/// `State` must be `Sendable`: the lock serialises access, but a value that is not `Sendable`
+/// (a class with its own unguarded references) could still be reached from two threads once a
+/// `withLock` body hands part of it out.
+package struct LockedState<State: Sendable>: @unchecked Sendable {
+    // Safe because the value in `storage` is only reached through `withLock`, which holds the lock,
+    // and the value itself is `Sendable`, so nothing taken out of it races either.
     private let storage: LockStorage<State>
 
     package init(_ state: State) {

@@ -1,18 +1,19 @@
-import Foundation
-
 /// A weak reference that several threads can set and read.
-final class WeakReference<Object: AnyObject & Sendable>: @unchecked Sendable {
-    // Safe because `object` is only touched while `lock` is held.
-    private let lock = NSLock()
-    private weak var object: Object?
+final class WeakReference<Object: AnyObject & Sendable>: Sendable {
+    /// The reference, boxed because a `weak` variable cannot be a lock's value on its own.
+    private struct Box: Sendable {
+        weak var object: Object?
+    }
+
+    private let box = LockedState(Box())
 
     init() {}
 
     func set(_ object: Object) {
-        lock.withLock { self.object = object }
+        box.withLock { $0.object = object }
     }
 
     func get() -> Object? {
-        lock.withLock { object }
+        box.withLock { $0.object }
     }
 }

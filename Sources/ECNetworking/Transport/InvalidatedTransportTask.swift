@@ -8,10 +8,12 @@ import Foundation
 /// fails without touching the session, because creating a task in an invalidated `URLSession`
 /// stops the process on Linux.
 final class InvalidatedTransportTask: SessionTask {
-    private let completion: LockedState<(@Sendable (Data?, URLResponse?, (any Error)?) -> Void)?>
+    private typealias Completion = @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+
+    private let handoff: LockedState<OneShotHandoff<Completion, Void, Void>>
 
     init(completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) {
-        self.completion = LockedState(completion)
+        self.handoff = LockedState(OneShotHandoff(waiter: completion))
     }
 
     /// Fails with ``NetworkError/invalidated``: nothing can go on the wire, and a retry would fail
@@ -26,10 +28,6 @@ final class InvalidatedTransportTask: SessionTask {
     }
 
     private func finish(with error: any Error) {
-        let completion = self.completion.withLock { completion in
-            defer { completion = nil }
-            return completion
-        }
-        completion?(nil, nil, error)
+        handoff.withLock { $0.finish() }?.waiter?(nil, nil, error)
     }
 }

@@ -9,8 +9,9 @@ import Foundation
 final class MockSessionTask: SessionTask {
     typealias Completion = @Sendable (Data?, URLResponse?, (any Error)?) -> Void
 
-    private struct State {
-        var completion: Completion?
+    private struct State: Sendable {
+        /// Hands the completion to whichever ends the task first: its answer or its cancellation.
+        var handoff: OneShotHandoff<Completion, Void, Void>
         var started = false
     }
 
@@ -24,13 +25,13 @@ final class MockSessionTask: SessionTask {
     init(request: URLRequest, session: MockSession, completion: @escaping Completion) {
         self.request = request
         self.session = session
-        self.state = LockedState(State(completion: completion))
+        self.state = LockedState(State(handoff: OneShotHandoff(waiter: completion)))
     }
 
     func resume() {
         // A cancelled task has given its completion away already; like URLSession, it stays dead.
         let response = state.withLock { state -> MockResponse? in
-            guard !state.started, state.completion != nil else { return nil }
+            guard !state.started, !state.handoff.isFinished else { return nil }
             state.started = true
             return session.start(request)
         }
@@ -46,8 +47,7 @@ final class MockSessionTask: SessionTask {
 
     func cancel() {
         let completion = state.withLock { state -> Completion? in
-            guard let completion = state.completion else { return nil }
-            state.completion = nil
+            guard let completion = state.handoff.finish()?.waiter else { return nil }
             if state.started {
                 session.finish(cancelled: true)
             } else {
@@ -60,8 +60,7 @@ final class MockSessionTask: SessionTask {
 
     private func answer(with response: MockResponse) {
         let completion = state.withLock { state -> Completion? in
-            guard let completion = state.completion else { return nil }
-            state.completion = nil
+            guard let completion = state.handoff.finish()?.waiter else { return nil }
             session.finish(cancelled: false)
             return completion
         }
