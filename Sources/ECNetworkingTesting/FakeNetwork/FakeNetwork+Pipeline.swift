@@ -20,18 +20,20 @@ extension FakeNetwork {
         answer: @escaping (NetworkRequest) async throws -> StubbedAnswer<Value>,
         decode: (NetworkResponse) throws -> Value
     ) async throws -> Value {
-        do {
-            return try await runner.reportingMetrics(of: built) { context in
-                // `tracking` registered the send; its cancellation is the one `cancelAll` marks.
-                context.cancellation = SendCancellation.current
-                let transport = StubTransport(network: self, recordID: recordID, answer: answer)
-                let response = try await runner.run(
-                    built, priority: .normal, through: transport, context: &context)
-                if let value = transport.latestValue.value { return value }
-                return try decode(response)
+        try await runner.reportingMetrics(of: built) { context in
+            // `tracking` registered the send; its cancellation is the one `cancelAll` marks.
+            context.cancellation = SendCancellation.current
+            let transport = StubTransport(network: self, recordID: recordID, answer: answer)
+            let response: NetworkResponse
+            do {
+                response = try await runner.run(built, priority: .normal, through: transport, context: &context)
+            } catch is CancellationError {
+                // As in the real network, the failure actions and the caller see one error for
+                // every form of cancellation.
+                throw NetworkError.cancelled
             }
-        } catch is CancellationError {
-            throw NetworkError.cancelled
+            if let value = transport.latestValue.value { return value }
+            return try decode(response)
         }
     }
 
