@@ -80,6 +80,7 @@ struct FakeNetworkMatchesRealPipelineTests {
         case NetworkError.unacceptableStatusCode(let response): "unacceptable \(response.statusCode)"
         case NetworkError.retriesExhausted(let attempts, let last): "exhausted after \(attempts): \(describe(last))"
         case NetworkError.actionTimedOut(let action, let limit): "\(action) timed out after \(limit)"
+        case NetworkError.cancelled: "cancelled"
         default: "other error \(error)"
         }
     }
@@ -159,6 +160,41 @@ struct FakeNetworkMatchesRealPipelineTests {
         #expect(real.result.contains("timed out after"))
         #expect(real.attempts == 0)
         #expect(fake == real)
+    }
+    @Test("cancelling a send during the wire wait reaches the failure actions the same way")
+    func cancellationReachesFailureActions() async throws {
+        let session = MockSession()
+        session.stub(with: MockResponse(statusCode: 200, delay: .seconds(120)))
+        let network = URLSessionNetwork(
+            configuration: Self.configuration(actionTimeout: .seconds(60)), session: session)
+        let fake = FakeNetwork(configuration: Self.configuration(actionTimeout: .seconds(60)), runsActions: true)
+        fake.stub(GetBookRequest.self, with: Book(id: 1, title: "Dune"), delay: .seconds(120))
+
+        var seen: [[String]] = []
+        for subject in [network, fake] as [any Network] {
+            let failures = Log<String>()
+            subject.add(action: Failed { _, error in failures.append(Self.describe(error)) })
+            let send = Task { try await subject.send(GetBookRequest(id: 1)) }
+            try await waitUntil(timeout: .seconds(30)) { subject.activeRequestCount == 1 }
+            send.cancel()
+            let result = await send.result
+            seen.append(failures.all + [Self.describe(result)])
+        }
+        #expect(seen[0] == ["cancelled", "cancelled"])
+        #expect(seen[1] == seen[0])
+    }
+}
+
+/// A failure action made from a closure.
+private struct Failed: RequestFailedAction {
+    let body: @Sendable (NetworkRequest, any Error) -> Void
+
+    init(_ body: @escaping @Sendable (NetworkRequest, any Error) -> Void) {
+        self.body = body
+    }
+
+    func requestFailed(_ request: NetworkRequest, error: any Error) {
+        body(request, error)
     }
 }
 
