@@ -27,7 +27,9 @@ import Foundation
 /// yours: the network never invalidates it, just as a `URLSession` leaves its delegate alone.
 public final class URLSessionNetwork: Network {
     /// The configuration it was created with.
-    public let configuration: NetworkConfiguration
+    public var configuration: NetworkConfiguration { runner.configuration }
+    /// The stages every send runs, with the session as the transport step.
+    let runner: StageRunner
     let session: any Session
     /// The transport the network created for itself, which only it may invalidate; `nil` when the
     /// session was passed in.
@@ -37,7 +39,7 @@ public final class URLSessionNetwork: Network {
     let admission: AdmissionController?
     let loggingAction: LoggingAction?
     /// The configuration's ``NetworkConfiguration/sensitiveData``, prepared once.
-    let redaction: Redaction
+    var redaction: Redaction { runner.redaction }
     let activeSends = ActiveSendRegistry()
     let coalescing = CoalescingRegistry()
 
@@ -47,7 +49,6 @@ public final class URLSessionNetwork: Network {
     /// headers across origins) and stops a body past
     /// ``NetworkConfiguration/maximumResponseSize`` as its bytes arrive.
     public init(configuration: NetworkConfiguration, session: (any Session)? = nil) {
-        self.configuration = configuration
         if let session {
             self.session = session
             self.ownedTransport = nil
@@ -61,11 +62,12 @@ public final class URLSessionNetwork: Network {
             self.ownedTransport = transport
         }
         let redaction = Redaction(configuration.sensitiveData)
-        self.redaction = redaction
         Redaction.registerForDescriptions(configuration.sensitiveData)
-        self.loggingAction =
+        let loggingAction =
             configuration.logging ? LoggingAction(options: configuration.loggingOptions, redaction: redaction) : nil
+        self.loggingAction = loggingAction
         self.actions = ActionRegistry(trailingAction: loggingAction)
+        self.runner = StageRunner(configuration: configuration, actions: actions, redaction: redaction)
         self.admission = configuration.maximumConcurrentRequests.map(AdmissionController.init(limit:))
     }
 
@@ -85,7 +87,7 @@ public final class URLSessionNetwork: Network {
     public func send<R: Request>(_ request: R, priority: RequestPriority) async throws -> R.Response {
         var networkRequest = try request.buildRequest(with: configuration.baseURL)
         networkRequest.customProperties.merge(request.customProperties)
-        return try await reportingMetrics(of: networkRequest) { context in
+        return try await runner.reportingMetrics(of: networkRequest) { context in
             let response = try await perform(
                 networkRequest, requestType: ObjectIdentifier(R.self), priority: priority, context: &context)
             let decodingStart = context.clock.now
@@ -97,7 +99,7 @@ public final class URLSessionNetwork: Network {
 
     /// Sends a raw request and returns the validated response, without decoding.
     public func send(_ request: NetworkRequest, priority: RequestPriority) async throws -> NetworkResponse {
-        try await reportingMetrics(of: request) { context in
+        try await runner.reportingMetrics(of: request) { context in
             try await perform(request, requestType: nil, priority: priority, context: &context)
         }
     }

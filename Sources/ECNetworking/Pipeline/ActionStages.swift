@@ -1,10 +1,10 @@
 /// The actions of each stage, in the order they run.
-struct ActionStages: Sendable {
-    var willBegin: [any RequestWillBeginAction] = []
-    var began: [any RequestBeganAction] = []
-    var responseBegan: [any ResponseBeganAction] = []
-    var completed: [any ResponseCompletedAction] = []
-    var failed: [any RequestFailedAction] = []
+package struct ActionStages: Sendable {
+    package var willBegin: [any RequestWillBeginAction] = []
+    package var began: [any RequestBeganAction] = []
+    package var responseBegan: [any ResponseBeganAction] = []
+    package var completed: [any ResponseCompletedAction] = []
+    package var failed: [any RequestFailedAction] = []
 
     /// Adds `action` to the end of every stage it conforms to.
     mutating func append(_ action: any Action) {
@@ -20,20 +20,20 @@ struct ActionStages: Sendable {
 ///
 /// Each send takes a snapshot when an attempt starts, so an action added meanwhile applies from
 /// the next attempt on and never changes a stage halfway through.
-final class ActionRegistry: Sendable {
+package final class ActionRegistry: Sendable {
     private let userActions = LockedState(ActionStages())
     private let snapshotState: LockedState<ActionStages>
     private let trailingAction: (any Action)?
 
     /// Creates a registry whose `trailingAction` (the logging action) stays after every other.
-    init(trailingAction: (any Action)?) {
+    package init(trailingAction: (any Action)?) {
         self.trailingAction = trailingAction
         var stages = ActionStages()
         if let trailingAction { stages.append(trailingAction) }
         snapshotState = LockedState(stages)
     }
 
-    func add(_ action: any Action) {
+    package func add(_ action: any Action) {
         // Both locks are taken in this order only, so two adds cannot deadlock.
         userActions.withLock { user in
             user.append(action)
@@ -54,13 +54,13 @@ final class ActionRegistry: Sendable {
         }
     }
 
-    var snapshot: ActionStages {
+    package var snapshot: ActionStages {
         snapshotState.withLock { $0 }
     }
 
     /// The failure stage alone, taken when a send starts so that a send ended by ``removeAll()``
     /// (an invalidation) is still reported to the actions it started with.
-    var failureActions: [any RequestFailedAction] {
+    package var failureActions: [any RequestFailedAction] {
         snapshotState.withLock { $0.failed }
     }
 }

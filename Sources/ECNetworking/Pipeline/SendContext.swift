@@ -1,14 +1,15 @@
 /// What one send has learnt so far, for its metrics: the request as last sent, the attempts, the
 /// last response, and the timings.
-struct SendContext {
+package struct SendContext {
     let clock = ContinuousClock()
     let start: ContinuousClock.Instant
-    var request: NetworkRequest
-    var attempts = 0
+    /// The request as last sent (or, before the first attempt, as built).
+    package var request: NetworkRequest
+    package var attempts = 0
     var response: NetworkResponse?
     var timings = NetworkTimings()
     /// The send's own cancellation, which `cancelAll` sets; `nil` until the send is registered.
-    var cancellation: SendCancellation?
+    package var cancellation: SendCancellation?
 
     /// Whether the sending task or the send itself was cancelled.
     var isCancelled: Bool {
@@ -18,6 +19,21 @@ struct SendContext {
     init(request: NetworkRequest) {
         self.start = clock.now
         self.request = request
+    }
+
+    /// Counts the attempt and tells the began actions once `request` is on the wire; returns the
+    /// moment the transport began, which a transport reads its timing from.
+    package mutating func begin(
+        _ request: NetworkRequest,
+        stages: ActionStages,
+        queuedSince queueStart: ContinuousClock.Instant
+    ) -> ContinuousClock.Instant {
+        timings.queueWait = elapsed(since: queueStart)
+        attempts += 1
+        for action in stages.began {
+            action.requestBegan(request)
+        }
+        return clock.now
     }
 
     /// The time since `instant`, which the caller read from ``clock``.

@@ -143,7 +143,7 @@ extension URLSessionNetwork {
         storage: any ResponseStore,
         priority: RequestPriority
     ) async throws -> StoredValue<R.Response>? {
-        try await reportingMetrics(of: networkRequest) { context in
+        try await runner.reportingMetrics(of: networkRequest) { context in
             let response = try await perform(
                 networkRequest, requestType: ObjectIdentifier(R.self), priority: priority, context: &context)
             let decodingStart = context.clock.now

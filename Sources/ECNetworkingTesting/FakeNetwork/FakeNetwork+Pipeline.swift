@@ -8,85 +8,32 @@ extension FakeNetwork {
         case response(NetworkResponse)
     }
 
-    /// Runs attempts until one ends, the way ``URLSessionNetwork`` does but with the stub in place
-    /// of the transport: will-begin actions, began actions, the stub, response-began actions,
-    /// completed actions (which may ask for a retry), validation, decoding, and on an error the
-    /// failure actions. Without ``runsActions`` only the stub, validation and decoding are left.
+    /// Runs `built` through the same ``ECNetworking/StageRunner`` as ``ECNetworking/URLSessionNetwork``,
+    /// with the stub as the transport step: default headers, will-begin actions (under the
+    /// action time limit), began actions, the stub, response-began and completed actions,
+    /// validation of the request as sent, the retries the completed actions and the retry policy
+    /// ask for, the metrics hook, and on an error the failure actions. Without ``runsActions`` no
+    /// action runs; everything else does.
     func perform<Value>(
         _ built: NetworkRequest,
         recordID: Int,
-        answer: (NetworkRequest) async throws -> StubbedAnswer<Value>,
+        answer: @escaping (NetworkRequest) async throws -> StubbedAnswer<Value>,
         decode: (NetworkResponse) throws -> Value
     ) async throws -> Value {
-        var lastSent = built
-        do {
-            var request = built
-            request.customProperties[NetworkBaseURL.self] = baseURL
-            var attempts = 0
-            attemptLoop: while true {
-                try Task.checkCancellation()
-                attempts += 1
-                let actions = runsActions ? state.withLock { $0.actions } : []
-                var prepared = request
-                for case let action as any RequestWillBeginAction in actions {
-                    prepared = try await action.requestWillBegin(prepared)
-                    try Task.checkCancellation()
-                }
-                if !actions.isEmpty {
-                    state.withLock { $0.update(record: recordID, with: prepared) }
-                }
-                lastSent = prepared
-                for case let action as any RequestBeganAction in actions {
-                    action.requestBegan(prepared)
-                }
-
-                let value: Value?
-                var response: NetworkResponse
-                switch try await answer(prepared) {
-                case .value(let answered):
-                    value = answered
-                    // There is no wire response; the response stages still need one to look at.
-                    response = NetworkResponse(statusCode: 200, url: try? prepared.urlWithQuery(), request: prepared)
-                case .response(let answered):
-                    value = nil
-                    response = answered
-                    if response.request == nil { response.request = prepared }
-                    if response.url == nil { response.url = try? prepared.urlWithQuery() }
-                }
-
-                for case let action as any ResponseBeganAction in actions {
-                    action.responseBegan(request: prepared, response: response)
-                }
-                for case let action as any ResponseCompletedAction in actions {
-                    switch try await action.responseCompleted(request: prepared, response: response) {
-                    case .proceed(let changed):
-                        response = changed
-                    case .retry(let delay):
-                        guard attempts <= maximumRetries else {
-                            throw NetworkError.retryLimitReached(attempts: attempts, response: response)
-                        }
-                        if delay > .zero { try await SendCancellation.sleep(for: delay) }
-                        // Like the real network: the next attempt starts from the request as built,
-                        // keeping what the actions noted in its custom properties.
-                        request.customProperties = prepared.customProperties
-                        continue attemptLoop
-                    }
-                }
-
-                let acceptable = request.acceptableStatusCodes ?? Set(200..<300)
-                guard acceptable.contains(response.statusCode) else {
-                    throw NetworkError.unacceptableStatusCode(response)
-                }
-                if let value { return value }
-                return try decode(response)
+        try await runner.reportingMetrics(of: built) { context in
+            // `tracking` registered the send; its cancellation is the one `cancelAll` marks.
+            context.cancellation = SendCancellation.current
+            let transport = StubTransport(network: self, recordID: recordID, answer: answer)
+            let response: NetworkResponse
+            do {
+                response = try await runner.run(built, priority: .normal, through: transport, context: &context)
+            } catch is CancellationError {
+                // As in the real network, the failure actions and the caller see one error for
+                // every form of cancellation.
+                throw NetworkError.cancelled
             }
-        } catch {
-            // Like the real network: one failure call per failed send, with the request as last sent.
-            let error: any Error = error is CancellationError ? NetworkError.cancelled : error
-            for case let action as any RequestFailedAction in runsActions ? state.withLock({ $0.actions }) : [] {
-                action.requestFailed(lastSent, error: error)
-            }
-            throw error
+            if let value = transport.latestValue.value { return value }
+            return try decode(response)
         }
     }
 
@@ -124,4 +71,42 @@ extension FakeNetwork {
             try Task.checkCancellation()
         }
     }
+}
+
+/// The fake's transport step: records the request as the will-begin actions left it, counts the
+/// attempt and tells the began actions, then asks the stub.
+private struct StubTransport<Value>: AttemptTransport {
+    let network: FakeNetwork
+    let recordID: Int
+    let answer: (NetworkRequest) async throws -> FakeNetwork.StubbedAnswer<Value>
+    /// The value a value stub gave the latest attempt, which needs no decoding; `nil` after a raw
+    /// response. A box, since the runner sees only the response.
+    let latestValue = ValueBox<Value>()
+
+    func transmit(
+        _ request: NetworkRequest,
+        priority: RequestPriority,
+        stages: ActionStages,
+        context: inout SendContext
+    ) async throws -> NetworkResponse {
+        network.state.withLock { $0.update(record: recordID, with: request) }
+        context.request = request
+        _ = context.begin(request, stages: stages, queuedSince: ContinuousClock.now)
+        latestValue.value = nil
+        switch try await answer(request) {
+        case .value(let answered):
+            latestValue.value = answered
+            // There is no wire response; the response stages still need one to look at.
+            return NetworkResponse(statusCode: 200, url: try? request.urlWithQuery(), request: request)
+        case .response(var response):
+            if response.request == nil { response.request = request }
+            if response.url == nil { response.url = try? request.urlWithQuery() }
+            return response
+        }
+    }
+}
+
+/// A value one send's attempts hand on to the send; it never leaves the send's task.
+private final class ValueBox<Value> {
+    var value: Value?
 }

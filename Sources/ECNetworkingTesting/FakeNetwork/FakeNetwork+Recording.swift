@@ -14,8 +14,9 @@ extension FakeNetwork {
     }
 
     /// Every request sent so far, typed and raw, in order, as ``ECNetworking/NetworkRequest``s:
-    /// built from ``baseURL`` and, when ``runsActions`` is `true`, as the will-begin actions of the
-    /// latest attempt left it (headers added by an authentication action included).
+    /// built from ``baseURL``, as the latest attempt sent it: with the configuration's default
+    /// headers and, when ``runsActions`` is `true`, what the will-begin actions changed (headers
+    /// added by an authentication action included).
     ///
     /// A typed request whose `buildRequest(with:)` threw has no entry here.
     public var sentNetworkRequests: [NetworkRequest] {

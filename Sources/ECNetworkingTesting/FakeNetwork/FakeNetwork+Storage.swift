@@ -62,10 +62,9 @@ extension FakeNetwork {
     }
 
     private func storableRequest<R: StorableRequest>(_ request: R) async throws -> StorableNetworkRequest {
-        let actions = runsActions ? state.withLock { $0.actions } : []
-        return try await StorableNetworkRequest(
-            request, baseURL: baseURL, defaultHeaders: [:], sensitiveData: .default,
-            willBeginActions: actions.compactMap { $0 as? any RequestWillBeginAction })
+        try await StorableNetworkRequest(
+            request, baseURL: baseURL, defaultHeaders: configuration.defaultHeaders,
+            sensitiveData: configuration.sensitiveData, willBeginActions: runner.actions.snapshot.willBegin)
     }
 
     /// Answers from the stub as a tracked send, and stores its raw response when it succeeded.

@@ -50,7 +50,7 @@ extension FakeNetwork {
     }
 
     /// Answers requests of type `R` with `responses`, one per send (one per attempt when an action
-    /// asks for a retry), in order. **The last one repeats** once the others are used up, so a
+    /// or the configuration's retry policy asks for a retry), in order. **The last one repeats** once the others are used up, so a
     /// fail-then-succeed sequence keeps succeeding. An empty list removes the stub for `R`.
     ///
     /// ```swift

@@ -30,17 +30,27 @@ import Foundation
 /// Actions added with ``add(action:)`` are only kept, so a test can check they were installed,
 /// unless the fake is created with `runsActions: true`; then they run at their stages around the
 /// stubbed answer, to test an authentication or logging action without a transport.
+///
+/// Each send runs the same stages as in ``ECNetworking/URLSessionNetwork``, with the stub in
+/// place of the transport: the ``configuration``'s default headers, action time limit, retry
+/// policy, retry limit, acceptable status codes and metrics hook apply, and the status is
+/// validated against the request as the will-begin actions left it. A fake created with
+/// ``init(configuration:runsActions:passingUnstubbedRequestsTo:)`` and the configuration of the
+/// app's real network behaves as it does; the settings of the transport itself (timeout,
+/// concurrency limit, coalescing, redirects, response size, logging) have nothing to act on.
 public final class FakeNetwork: Network {
-    /// The URL the typed requests are built with.
-    public let baseURL: URL
+    /// The configuration its sends run with; see the type's comment for what of it applies.
+    public var configuration: NetworkConfiguration { runner.configuration }
+    /// The URL the typed requests are built with: the configuration's.
+    public var baseURL: URL { configuration.baseURL }
     /// Whether added actions run at their stages; `false` by default, so a test of a view model
     /// is not affected by the actions its network was set up with.
     public let runsActions: Bool
-    /// Decodes the bodies of ``FakeResponse/networkResponse(_:delay:)`` answers.
-    public let decoder: JSONDecoder
+    /// Decodes the bodies of ``FakeResponse/networkResponse(_:delay:)`` answers: the configuration's.
+    public var decoder: JSONDecoder { configuration.decoder }
     /// How many times the completed actions may ask for a retry within one send before it fails
-    /// with ``ECNetworking/NetworkError/retryLimitReached(attempts:response:)``.
-    public let maximumRetries: Int
+    /// with ``ECNetworking/NetworkError/retryLimitReached(attempts:response:)``: the configuration's.
+    public var maximumRetries: Int { configuration.maximumRetries }
 
     /// Where requests without a stub or a route go; `nil` fails them with
     /// ``FakeNetworkError/noStub(requestType:)``.
@@ -48,8 +58,11 @@ public final class FakeNetwork: Network {
 
     let state = LockedState(FakeNetworkState())
     let activeSends = ActiveSendRegistry()
+    /// The stages of every stubbed send; its actions are those added, when ``runsActions`` is `true`.
+    let runner: StageRunner
 
-    /// Creates a fake with no stubs.
+    /// Creates a fake with no stubs and a default configuration for `baseURL`: no default headers,
+    /// retry policy or action time limit.
     ///
     /// - Parameters:
     ///   - baseURL: The URL requests are built with; only matters to tests that read the built URL.
@@ -61,23 +74,44 @@ public final class FakeNetwork: Network {
     ///     controls and let the others reach a real (or ``ECNetworking/URLSessionNetwork`` with a
     ///     `MockSession`) network. `nil`, the default, fails them with
     ///     ``FakeNetworkError/noStub(requestType:)``.
-    public init(
+    public convenience init(
         baseURL: URL = URL(string: "https://fake.invalid")!,
         runsActions: Bool = false,
         decoder: JSONDecoder = JSONDecoder(),
         maximumRetries: Int = 3,
         passingUnstubbedRequestsTo unstubbedRequestsNetwork: (any Network)? = nil
     ) {
-        self.baseURL = baseURL
+        var configuration = NetworkConfiguration(baseURL: baseURL)
+        configuration.decoder = decoder
+        configuration.maximumRetries = maximumRetries
+        self.init(
+            configuration: configuration, runsActions: runsActions,
+            passingUnstubbedRequestsTo: unstubbedRequestsNetwork)
+    }
+
+    /// Creates a fake with no stubs whose sends run with `configuration`, as those of a
+    /// ``ECNetworking/URLSessionNetwork`` made with it do: pass the app's configuration to test
+    /// with its default headers, retry policy and action time limit.
+    ///
+    /// - Parameters:
+    ///   - configuration: The base URL, decoder and stage settings; see the type's comment.
+    ///   - runsActions: Whether added actions run; see ``runsActions``.
+    ///   - unstubbedRequestsNetwork: Where requests without a stub or a route go; see
+    ///     ``init(baseURL:runsActions:decoder:maximumRetries:passingUnstubbedRequestsTo:)``.
+    public init(
+        configuration: NetworkConfiguration,
+        runsActions: Bool = false,
+        passingUnstubbedRequestsTo unstubbedRequestsNetwork: (any Network)? = nil
+    ) {
         self.runsActions = runsActions
-        self.decoder = decoder
-        self.maximumRetries = maximumRetries
         self.unstubbedRequestsNetwork = unstubbedRequestsNetwork
+        self.runner = StageRunner(configuration: configuration, actions: ActionRegistry(trailingAction: nil))
     }
 
     /// Keeps an action, after those already added; it runs only when ``runsActions`` is `true`.
     public func add(action: any Action) {
         state.withLock { $0.actions.append(action) }
+        if runsActions { runner.actions.add(action) }
     }
 
     /// The actions added so far, in order, so a test can check that the code under test installed
@@ -147,7 +181,8 @@ public final class FakeNetwork: Network {
 
     /// Records `request`, then answers from the raw stub added with `stubNetworkRequests`, or
     /// passes it to ``unstubbedRequestsNetwork`` when there is no raw stub; the response is
-    /// validated against the request's acceptable status codes (200..<300 by default).
+    /// validated against the acceptable status codes of the request as the will-begin actions left
+    /// it, or the configuration's (200..<300 by default).
     ///
     /// - Throws: ``FakeNetworkError/noNetworkRequestStub(method:url:)`` when there is no raw stub
     ///   and nowhere to pass it; ``ECNetworking/NetworkError/unacceptableStatusCode(_:)`` for a

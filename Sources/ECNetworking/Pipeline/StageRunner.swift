@@ -1,0 +1,186 @@
+/// Puts one attempt's request on the wire for a ``StageRunner``: the only step that differs
+/// between the real network (encoding, admission or a joined identical call, the session) and a
+/// test double (a stub).
+///
+/// A conforming type counts the attempt and tells the began actions with
+/// ``SendContext/begin(_:stages:queuedSince:)`` once the request goes out, leaves the request as
+/// sent in ``SendContext/request``, and returns the response with its request set.
+package protocol AttemptTransport {
+    /// Sends `request`, as the will-begin actions left it, and returns the response.
+    func transmit(
+        _ request: NetworkRequest,
+        priority: RequestPriority,
+        stages: ActionStages,
+        context: inout SendContext
+    ) async throws -> NetworkResponse
+}
+
+/// The stages every send runs, whatever carries it: will-begin, the transport step (admission,
+/// began, the wire), response-began, completed, validation of the request as sent, with the
+/// retries completed actions and the retry policy ask for; and, around a whole send, the metrics
+/// hook and the failure actions.
+///
+/// The transport is a generic parameter rather than a closure or an existential, so the real
+/// network's attempts cost no extra allocation or indirect call.
+package struct StageRunner: Sendable {
+    package let configuration: NetworkConfiguration
+    package let actions: ActionRegistry
+    /// The configuration's ``NetworkConfiguration/sensitiveData``, prepared once.
+    let redaction: Redaction
+
+    /// Creates a runner whose actions are `actions`, as they are when each attempt begins.
+    package init(configuration: NetworkConfiguration, actions: ActionRegistry) {
+        self.init(configuration: configuration, actions: actions, redaction: Redaction(configuration.sensitiveData))
+    }
+
+    init(configuration: NetworkConfiguration, actions: ActionRegistry, redaction: Redaction) {
+        self.configuration = configuration
+        self.actions = actions
+        self.redaction = redaction
+    }
+
+    /// Runs one send of `request` and hands its metrics to the configuration's hook exactly once,
+    /// whether it returns or throws, with the request redacted. A send that throws is also
+    /// reported, once, to the ``RequestFailedAction``s: every send, typed, raw or through storage,
+    /// passes here exactly once with its final error, decoding failures included.
+    package func reportingMetrics<Value>(
+        of request: NetworkRequest,
+        _ body: (inout SendContext) async throws -> Value
+    ) async throws -> Value {
+        var context = SendContext(request: request)
+        // Taken now, as each attempt takes its stages: an invalidation that drops the actions
+        // while this send is ending must not hide its failure from them.
+        let failureActions = actions.failureActions
+        do {
+            let value = try await body(&context)
+            report(context.metrics(error: nil))
+            return value
+        } catch {
+            // Like every other action, they get the request as sent, unredacted.
+            for action in failureActions {
+                action.requestFailed(context.request, error: error)
+            }
+            report(context.metrics(error: error))
+            throw error
+        }
+    }
+
+    /// Hands `metrics` to the hook with its request redacted: a hook typically forwards what it
+    /// gets to an analytics or monitoring service, which must not receive credentials.
+    private func report(_ metrics: RequestMetrics) {
+        guard let handler = configuration.metricsHandler else { return }
+        var redacted = metrics
+        redacted.request = redaction.request(metrics.request)
+        handler(redacted)
+    }
+
+    /// Runs attempts of `request` through `transport` until a response passes validation,
+    /// retrying from will-begin when a completed action or the retry policy asks for it.
+    package func run<Transport: AttemptTransport>(
+        _ request: NetworkRequest,
+        priority: RequestPriority,
+        through transport: Transport,
+        context: inout SendContext
+    ) async throws -> NetworkResponse {
+        var request = request
+        // Authentication keeps credentials on the base URL's origin.
+        request.customProperties[NetworkBaseURL.self] = configuration.baseURL
+        while true {
+            if context.isCancelled { throw NetworkError.cancelled }
+            let retryDelay: Duration
+            do {
+                switch try await attempt(request, priority: priority, through: transport, context: &context) {
+                case .finished(let response): return response
+                case .retry(let delay): retryDelay = delay
+                }
+            } catch let error as NetworkError where !error.isCancellation {
+                guard let policy = configuration.retryPolicy, context.attempts > 0 else { throw error }
+                guard policy.shouldRetry(context.request, after: error, attempt: context.attempts) else {
+                    // Only a failure the policy would have retried, had attempts remained, means the
+                    // retries ran out; any other (a 404 after a 503) reaches the caller as it is.
+                    let exhausted =
+                        context.attempts > 1 && policy.shouldRetry(context.request, after: error, attempt: 0)
+                    throw exhausted
+                        ? NetworkError.retriesExhausted(attempts: context.attempts, lastError: error) : error
+                }
+                retryDelay = policy.delay(after: context.attempts, response: error.response)
+            }
+            if retryDelay > .zero { try await SendCancellation.sleep(for: retryDelay) }
+            // Each attempt starts from the request as built, but what actions noted in its custom
+            // properties (an auth action's "already refreshed once") carries over.
+            request.customProperties = context.request.customProperties
+        }
+    }
+
+    private enum AttemptOutcome {
+        case finished(NetworkResponse)
+        case retry(after: Duration)
+    }
+
+    /// Runs one attempt: will-begin, transport, response-began, completed, validation.
+    private func attempt<Transport: AttemptTransport>(
+        _ request: NetworkRequest,
+        priority: RequestPriority,
+        through transport: Transport,
+        context: inout SendContext
+    ) async throws -> AttemptOutcome {
+        let stages = actions.snapshot
+        var prepared = request
+        // A body's own content type beats a default one; a request's own header beats both.
+        prepared.headers.addMissing(
+            from: configuration.defaultHeaders,
+            except: prepared.body?.impliedContentType != nil ? "Content-Type" : nil)
+        let willBeginStart = context.clock.now
+        for action in stages.willBegin {
+            // Without a time limit the action is called directly: no closure, no allocation.
+            if let timeout = configuration.actionTimeout {
+                prepared = try await ActionDeadline.run(action, timeout: timeout) { [prepared] in
+                    try await action.requestWillBegin(prepared)
+                }
+            } else {
+                prepared = try await action.requestWillBegin(prepared)
+            }
+            if context.isCancelled { throw NetworkError.cancelled }
+        }
+        // A storage send's validators go on only now that the actions have said whose request it is.
+        prepared.applyPendingRevalidation()
+        context.request = prepared
+        context.timings.willBegin = context.elapsed(since: willBeginStart)
+
+        var response = try await transport.transmit(prepared, priority: priority, stages: stages, context: &context)
+        context.response = response
+        for action in stages.responseBegan {
+            action.responseBegan(request: context.request, response: response)
+        }
+
+        for action in stages.completed {
+            let decision: ResponseDecision
+            if let timeout = configuration.actionTimeout {
+                decision = try await ActionDeadline.run(action, timeout: timeout) {
+                    [wire = context.request, response] in
+                    try await action.responseCompleted(request: wire, response: response)
+                }
+            } else {
+                decision = try await action.responseCompleted(request: context.request, response: response)
+            }
+            if context.isCancelled { throw NetworkError.cancelled }
+            switch decision {
+            case .proceed(let changed):
+                response = changed
+                context.response = changed
+            case .retry(let delay):
+                guard context.attempts <= configuration.maximumRetries else {
+                    throw NetworkError.retryLimitReached(attempts: context.attempts, response: response)
+                }
+                return .retry(after: delay)
+            }
+        }
+
+        // Read from the request as sent, so a will-begin action may change what is acceptable.
+        let acceptable = context.request.acceptableStatusCodes ?? configuration.acceptableStatusCodes
+        guard acceptable.contains(response.statusCode) else {
+            throw NetworkError.unacceptableStatusCode(response)
+        }
+        return .finished(response)
+    }
+}
