@@ -34,14 +34,14 @@ extension URLSessionNetwork {
                         admission?.release()
                         throw NetworkError.cancelled
                     }
-                    transportStart = begin(wire.request, stages: stages, queuedSince: queueStart, context: &context)
+                    transportStart = context.begin(wire.request, stages: stages, queuedSince: queueStart)
                 case .started:
-                    transportStart = begin(joining(wire), stages: stages, queuedSince: queueStart, context: &context)
+                    transportStart = context.begin(joining(wire), stages: stages, queuedSince: queueStart)
                 case .finished(let outcome):
                     // A member that joined just before the call ended still tells its began actions.
                     let start =
                         transportStart
-                        ?? begin(joining(wire), stages: stages, queuedSince: queueStart, context: &context)
+                        ?? context.begin(joining(wire), stages: stages, queuedSince: queueStart)
                     context.timings.transport = context.elapsed(since: start)
                     return try outcome.get()
                 }

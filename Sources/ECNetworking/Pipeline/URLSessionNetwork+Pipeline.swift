@@ -66,17 +66,6 @@ extension URLSessionNetwork {
         response.timings = context.timings
         return response
     }
-
-    /// ``SendContext/begin(_:stages:queuedSince:)``, for `sendCoalesced`, which tells each member's
-    /// began actions at the moment that member's request is on the wire.
-    func begin(
-        _ request: NetworkRequest,
-        stages: ActionStages,
-        queuedSince queueStart: ContinuousClock.Instant,
-        context: inout SendContext
-    ) -> ContinuousClock.Instant {
-        context.begin(request, stages: stages, queuedSince: queueStart)
-    }
 }
 
 /// The real network's transport step: the session, through admission or a joined identical call.
