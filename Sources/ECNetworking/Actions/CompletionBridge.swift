@@ -1,4 +1,4 @@
-/// Bridges the two styles an action may be written in: `async` methods and ECNetworking's
+/// Bridges the two styles an action may be written in: `async` methods and
 /// completion handlers.
 ///
 /// Each stage protocol declares both methods and gives each a default that calls the other, so an

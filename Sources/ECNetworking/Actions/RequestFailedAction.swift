@@ -1,5 +1,5 @@
 /// An action told that a send ended in an error, so an app's own logging or analytics sees
-/// failures as the built-in logging does (ELWebService's passthrough delegate saw them too).
+/// failures as the built-in logging does.
 ///
 /// It is told once per failed send, after the last attempt (retries included), whatever ended it:
 /// a transport error, an unacceptable status, a decoding failure, a cancellation, an error an

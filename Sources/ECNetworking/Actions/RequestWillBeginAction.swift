@@ -1,13 +1,13 @@
 /// An action that runs before a request is sent and may modify it (add an auth header) or fail it.
 ///
-/// Implement either method. The async one is preferred: it cannot forget to answer. The
-/// completion-handler one is ECNetworking's; a handler released without being called fails the send
+/// Implement either method. The async one is preferred: it cannot forget to answer. With the
+/// completion-handler one, a handler released without being called fails the send
 /// with ``NetworkError/actionDidNotComplete(action:)`` rather than hanging it.
 ///
 /// A failure ends the send with that error, unchanged: nothing is sent and no later stage runs.
 /// On a retry, will-begin actions run again, so a refreshed credential is applied.
 public protocol RequestWillBeginAction: Action {
-    /// ECNetworking's completion handler type for this stage.
+    /// The completion handler of this stage's completion-handler method.
     typealias RequestCompletion = @Sendable (Result<NetworkRequest, any Error>) -> Void
 
     /// Returns the request to send, changed or not; throwing fails the send.

@@ -1,11 +1,11 @@
 /// An action that sees each response before validation and decoding, and may replace it, fail the
 /// send, or ask for a retry (a token refresh after a 401, a back-off after a 503).
 ///
-/// Implement either method. The async one returns a ``ResponseDecision``; ECNetworking's
+/// Implement either method. The async one returns a ``ResponseDecision``; the
 /// completion-handler one passes a response, an error, or a ``RetryRequest`` to ask for a retry.
 /// A thrown error ends the send with that error, unchanged.
 public protocol ResponseCompletedAction: Action {
-    /// ECNetworking's completion handler type for this stage.
+    /// The completion handler of this stage's completion-handler method.
     typealias ResponseCompletion = @Sendable (Result<NetworkResponse, any Error>) -> Void
 
     /// Decides what happens to the response; throwing fails the send.

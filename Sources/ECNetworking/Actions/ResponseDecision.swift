@@ -11,7 +11,7 @@ public enum ResponseDecision: Sendable {
 }
 
 /// The error a completion-style ``ResponseCompletedAction`` passes to its handler to ask for a retry,
-/// since ECNetworking's handler can only carry a response or an error.
+/// since a completion handler can only carry a response or an error.
 ///
 /// ```swift
 /// completion(.failure(RetryRequest(after: .seconds(1))))

@@ -8,9 +8,8 @@ extension Network {
     /// }
     /// ```
     ///
-    /// It is the sequence form of ``send(_:priority:)``, for code built on `AsyncSequence` (and for
-    /// code that used ECNetworking 2.x's `AnyPublisher` `send` on a platform without Combine). The
-    /// send starts at once, in a task of its own, and runs once however the sequence is iterated.
+    /// It is the sequence form of ``send(_:priority:)``, for code built on `AsyncSequence`, on every
+    /// platform, Combine or not. The send starts at once, in a task of its own, and runs once however the sequence is iterated.
     /// When the consumer stops waiting (its task is cancelled, or it drops the sequence and its
     /// iterator before the end), the send is cancelled and ends with ``NetworkError/cancelled``, as
     /// cancelling an async `send` does; a cancelled consumer sees the sequence end, with no value.

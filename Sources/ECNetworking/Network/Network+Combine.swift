@@ -12,8 +12,7 @@
         ///     .store(in: &subscriptions)
         /// ```
         ///
-        /// ECNetworking 2.x spelled it `send(_:withPriority:)` returning an `AnyPublisher`. Each
-        /// subscription makes its own send, in a task of its own; cancelling the subscription
+        /// Each subscription makes its own send, in a task of its own; cancelling the subscription
         /// cancels that task, so the send ends with ``NetworkError/cancelled`` wherever it is
         /// (queued, in an action, on the wire). ``responses(for:priority:)`` is the same as an
         /// `AsyncSequence`, on every platform.

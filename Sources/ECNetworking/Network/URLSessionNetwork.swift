@@ -176,8 +176,8 @@ public final class URLSessionNetwork: Network {
         activeSends.count
     }
 
-    /// The number of sends in progress, now and after every change; the successor of a
-    /// network-activity indicator. The stream ends when its consumer stops iterating.
+    /// The number of sends in progress, now and after every change, for example to
+    /// drive a network-activity indicator. The stream ends when its consumer stops iterating.
     public func activityUpdates() -> AsyncStream<Int> {
         activeSends.updates()
     }

@@ -3,7 +3,7 @@ import Foundation
 /// Extra information that travels with a request through every action, for example whether it
 /// needs authentication.
 ///
-/// It keeps ECNetworking's dictionary shape (`["requiresAuthentication": true]`, read back with
+/// It has a dictionary's shape (`["requiresAuthentication": true]`, read back with
 /// `customProperties["requiresAuthentication"] as? Bool`) and adds typed keys
 /// (`customProperties[RequiresAuthentication.self]`) whose values need no casts. Every value is
 /// `Sendable`, because requests cross threads.

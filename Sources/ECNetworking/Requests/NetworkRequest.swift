@@ -37,9 +37,9 @@ public struct NetworkRequest: Sendable {
     public var customProperties: CustomProperties
 
     /// Creates a request whose body is any `Encodable` value, sent as JSON with the
-    /// configuration's encoder (ECNetworking's initializer).
+    /// configuration's encoder.
     ///
-    /// An `Optional` value that is `nil` means no body, as in ECNetworking: nothing is sent and no
+    /// An `Optional` value that is `nil` means no body: nothing is sent and no
     /// `Content-Type` is set, rather than the JSON `null`. (`.json(value)` encodes what it is given.)
     public init(
         headers: HTTPHeaders = [:],

@@ -19,7 +19,7 @@ import Foundation
 /// Decoding is built in for `Decodable` responses (JSON, with the configuration's decoder),
 /// `Void` (any body, including none), `Data` (the raw body) and `String` (UTF-8). To decode
 /// anything else, implement one of the two forms of `response(from:with:)`:
-/// - the `Data` form, ECNetworking's, to decode the body alone;
+/// - the `Data` form, to decode the body alone;
 /// - the ``NetworkResponse`` form, to read the status and headers too. Its default calls the
 ///   `Data` form with the body, so a request that implements only the `Data` form is decoded by it.
 ///
@@ -43,9 +43,9 @@ public protocol Request: Sendable {
     /// The default decodes the body with the `Data` form below.
     func response(from response: NetworkResponse, with decoder: JSONDecoder) throws -> Response
 
-    /// Turns the validated response's body into ``Response``: ECNetworking's customisation point,
-    /// still called by the default of the ``NetworkResponse`` form. A thrown error becomes
-    /// ``NetworkError/decodingFailed(_:response:)`` carrying the response.
+    /// Turns the validated response's body into ``Response``; called by the default of the
+    /// ``NetworkResponse`` form. A thrown error becomes ``NetworkError/decodingFailed(_:response:)``
+    /// carrying the response.
     func response(from data: Data, with decoder: JSONDecoder) throws -> Response
 }
 

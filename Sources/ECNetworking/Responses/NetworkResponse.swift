@@ -22,7 +22,7 @@ public struct NetworkResponse: Sendable {
     /// How long the stages took; see ``NetworkTimings``.
     public var timings: NetworkTimings
 
-    /// ECNetworking's name for ``body``.
+    /// The body; another name for ``body``.
     public var data: Data { body }
 
     /// Creates a response from its parts, for actions that replace a response and for tests.

@@ -1,5 +1,5 @@
 /// Recognises an `Optional` that holds no value behind a generic parameter, where `== nil` cannot
-/// be written: ECNetworking's `body: Encodable?` sent nothing for `nil`, and a model passed as
+/// be written: a `body: Encodable?` that is `nil` sends nothing, and a model passed as
 /// `some Encodable` here may be such an `Optional`.
 protocol AbsentValue {
     /// Whether there is no value, looking through nested optionals (`.some(nil)` encodes as `null` too).

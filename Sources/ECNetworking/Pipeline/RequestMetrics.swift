@@ -1,5 +1,5 @@
-/// What the metrics hook learns about each finished send; the successor of ELWebService's
-/// `responseTime` and `responseJSONTime`, measured on every platform.
+/// What the metrics hook learns about each finished send: its outcome, attempts and the time each
+/// stage took, measured on every platform.
 ///
 /// Its descriptions (`print`, `dump`) redact secrets as described on ``SensitiveData``.
 public struct RequestMetrics: Sendable {
