@@ -1,0 +1,138 @@
+import Foundation
+
+/// Bytes that arrive over time, as chunks of `Data`: a response body as it comes off the wire, or
+/// a request body produced as it is sent.
+///
+/// It is read once: a second iteration throws ``NetworkError/invalidRequest(reason:)`` rather than
+/// share, or silently replay, bytes that are already consumed. A stream over a transport's
+/// connection reads no further ahead than its consumer, and cancelling the task that iterates it
+/// ends the transfer.
+public struct ByteStream: AsyncSequence, Sendable {
+    /// A chunk of bytes; never empty.
+    public typealias Element = Data
+
+    private let source: Source
+
+    private enum Source: Sendable {
+        case chunk(Data)
+        case once(LockedState<(@Sendable () -> AsyncIterator)?>)
+    }
+
+    /// An empty stream.
+    public init() {
+        source = .chunk(Data())
+    }
+
+    /// A stream of `data`, in one chunk; it can be read any number of times.
+    public init(_ data: Data) {
+        source = .chunk(data)
+    }
+
+    /// A stream of the chunks `sequence` produces, read once; empty chunks are skipped.
+    public init<Chunks: AsyncSequence & Sendable>(_ sequence: Chunks) where Chunks.Element == Data {
+        self.init(makeIterator: {
+            var iterator = sequence.makeAsyncIterator()
+            return AsyncIterator {
+                while let chunk = try await iterator.next() {
+                    if !chunk.isEmpty { return chunk }
+                }
+                return nil
+            }
+        })
+    }
+
+    /// A stream whose chunks `next` returns, one per call, until it returns `nil`; read once. This
+    /// is the form a transport adapts its own body type to.
+    public init(next: @escaping @Sendable () async throws -> Data?) {
+        self.init(makeIterator: { AsyncIterator(next: next) })
+    }
+
+    private init(makeIterator: @escaping @Sendable () -> AsyncIterator) {
+        source = .once(LockedState(makeIterator))
+    }
+
+    /// Reads the stream to its end, failing with ``NetworkError/responseTooLarge(limit:)`` as soon
+    /// as more than `limit` bytes have arrived, before the rest is read.
+    public func collect(upTo limit: Int?) async throws -> Data {
+        if case .chunk(let data) = source {
+            if let limit, data.count > limit { throw NetworkError.responseTooLarge(limit: limit) }
+            return data
+        }
+        var collected = Data()
+        for try await chunk in self {
+            if let limit, chunk.count > limit - collected.count {
+                throw NetworkError.responseTooLarge(limit: limit)
+            }
+            collected.append(chunk)
+        }
+        return collected
+    }
+
+    /// Starts reading the stream.
+    public func makeAsyncIterator() -> AsyncIterator {
+        switch source {
+        case .chunk(let data):
+            var pending: Data? = data.isEmpty ? nil : data
+            return AsyncIterator {
+                defer { pending = nil }
+                return pending
+            }
+        case .once(let state):
+            guard let makeIterator = state.withLock({ $0.take() }) else {
+                return AsyncIterator {
+                    throw NetworkError.invalidRequest(reason: "a byte stream can be read only once")
+                }
+            }
+            return makeIterator()
+        }
+    }
+
+    /// Reads a stream's chunks in order.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        private let nextChunk: () async throws -> Data?
+
+        init(next: @escaping () async throws -> Data?) {
+            self.nextChunk = next
+        }
+
+        /// The next chunk, or `nil` at the end.
+        public mutating func next() async throws -> Data? {
+            try await nextChunk()
+        }
+    }
+}
+
+extension ByteStream {
+    /// A stream of the file at `url`, read `chunkSize` bytes at a time as it is consumed. A file
+    /// that cannot be opened, or that ends before `expectedLength` bytes, fails the read: a
+    /// request must never go out shorter than the `Content-Length` it announced.
+    init(readingFileAt url: URL, chunkSize: Int, expectedLength: Int?) {
+        self.init(makeIterator: {
+            var handle: FileHandle?
+            var delivered = 0
+            var isFinished = false
+            return AsyncIterator {
+                guard !isFinished else { return nil }
+                do {
+                    if handle == nil { handle = try FileHandle(forReadingFrom: url) }
+                    if let chunk = try handle?.read(upToCount: chunkSize), !chunk.isEmpty {
+                        delivered += chunk.count
+                        return chunk
+                    }
+                } catch {
+                    isFinished = true
+                    try? handle?.close()
+                    throw NetworkError.invalidRequest(
+                        reason: "the body file \"\(url.lastPathComponent)\" could not be read")
+                }
+                isFinished = true
+                try? handle?.close()
+                if let expectedLength, delivered != expectedLength {
+                    throw NetworkError.invalidRequest(
+                        reason: "the body file \"\(url.lastPathComponent)\" changed size while it was sent")
+                }
+                return nil
+            }
+        })
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Carries one request to a server and brings back its response: the seam a transport implements
+/// once, so that every send, whatever carries it, runs the same action stages.
+///
+/// ``URLSessionTransport`` is the default on every platform; with the package trait
+/// `AsyncHTTPClient` enabled, `AsyncHTTPClientTransport` is another. A transport of your own
+/// implements this one method.
+///
+/// The library, not the transport, owns everything its documentation promises about a send: the
+/// deadline over head and body, cancellation, redirects (see ``RedirectPolicy``), the response size
+/// limit as bytes arrive, and retries. A transport only moves bytes:
+/// - it returns as soon as the response head has arrived, with the body still arriving through
+///   ``TransportResponse/body``, chunk by chunk, read no faster than its consumer reads it;
+/// - it never follows a redirect itself: a 3xx response is returned as it is;
+/// - it decompresses a body it asked to be compressed, and then stops with
+///   ``NetworkError/responseTooLarge(limit:)`` once more than ``TransportRequest/maximumResponseSize``
+///   bytes have come out, so a small compressed body cannot inflate without bound;
+/// - cancelling the task that calls ``send(_:)`` or iterates the body ends the exchange promptly,
+///   with `CancellationError` or ``NetworkError/cancelled``;
+/// - it reports failures as ``NetworkError``: `.transport(URLError)` with the code that fits
+///   (`.cannotConnectToHost`, `.networkConnectionLost`, `.timedOut`, ...), `.responseTooLarge`, or
+///   `.invalidResponse`; a body shorter than its `Content-Length` is `.networkConnectionLost`,
+///   never a short success.
+public protocol HTTPTransport: Sendable {
+    /// Sends `request` and returns once the response head has arrived.
+    func send(_ request: TransportRequest) async throws -> TransportResponse
+}
+
+/// One request as a transport sends it: everything is final (URL with query, headers with
+/// `Content-Type`, the encoded body); the transport adds only what HTTP itself requires, such as
+/// `Host` and `Content-Length`.
+public struct TransportRequest: Sendable {
+    /// The method.
+    public var method: HTTPMethod
+    /// The absolute http or https URL, query included.
+    public var url: URL
+    /// The header fields, in order, repeated names kept.
+    public var headers: HTTPHeaders
+    /// The body, or `nil` for none.
+    public var body: TransportRequestBody?
+    /// The deadline of the whole exchange, head and body. The library enforces it itself; a
+    /// transport may also use it to bound connecting.
+    public var timeout: Duration?
+    /// The largest response body, in bytes after decompression, the library accepts; `nil` for no
+    /// limit. See ``HTTPTransport`` for what a transport does with it.
+    public var maximumResponseSize: Int?
+    /// The cache policy a `URLSession`-based transport applies; others ignore it.
+    public var cachePolicy: URLRequest.CachePolicy?
+
+    /// Creates a request.
+    public init(
+        method: HTTPMethod,
+        url: URL,
+        headers: HTTPHeaders = [:],
+        body: TransportRequestBody? = nil,
+        timeout: Duration? = nil,
+        maximumResponseSize: Int? = nil,
+        cachePolicy: URLRequest.CachePolicy? = nil
+    ) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+        self.timeout = timeout
+        self.maximumResponseSize = maximumResponseSize
+        self.cachePolicy = cachePolicy
+    }
+}
+
+/// A response head, and its body as it arrives.
+public struct TransportResponse: Sendable {
+    /// The HTTP status code.
+    public var statusCode: Int
+    /// The header fields, in order, repeated names (`Set-Cookie`) kept.
+    public var headers: HTTPHeaders
+    /// The URL that answered.
+    public var url: URL?
+    /// The body, chunk by chunk; empty for a response without one (HEAD, 204, 304).
+    public var body: ByteStream
+
+    /// Creates a response.
+    public init(statusCode: Int, headers: HTTPHeaders = [:], url: URL? = nil, body: ByteStream = ByteStream()) {
+        self.statusCode = statusCode
+        self.headers = headers
+        self.url = url
+        self.body = body
+    }
+}
