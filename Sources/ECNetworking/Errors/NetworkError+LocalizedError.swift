@@ -28,7 +28,7 @@ extension NetworkError: LocalizedError {
             "The response (status \(response.statusCode), \(response.body.count) bytes) could not be decoded: "
                 + "\(redaction.describe(error))."
         case .retryLimitReached(let attempts, let response):
-            "The request was retried until the limit: \(attempts) attempts, the last answered with status \(response.statusCode)."
+            "An action asked for another retry after \(attempts) attempts, the most allowed; the last answered with status \(response.statusCode)."
         case .invalidResponse:
             "The server's answer is not an HTTP response."
         case .responseTooLarge(let limit):
@@ -40,7 +40,7 @@ extension NetworkError: LocalizedError {
         case .actionTimedOut(let action, let duration):
             "The action \(action) did not finish within \(duration)."
         case .retriesExhausted(let attempts, let lastError):
-            "The request failed after \(attempts) attempts: \(redaction.describe(lastError))"
+            "The retry policy gave up after \(attempts) attempts: \(redaction.describe(lastError))"
         case .actionDidNotComplete(let action):
             "The action \(action) released its completion handler without calling it."
         case .actionNotImplemented(let action):

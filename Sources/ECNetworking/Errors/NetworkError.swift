@@ -24,7 +24,9 @@ public enum NetworkError: Error, Sendable {
     /// The body could not be turned into the typed response. Carries the underlying error and
     /// the response, so its body can be inspected.
     case decodingFailed(any Error, response: NetworkResponse)
-    /// The response completed actions asked for more retries than the configuration allows.
+    /// A completed action asked for a retry when the send had already made all the retries
+    /// ``NetworkConfiguration/maximumRetries`` allows (the retry policy's included). Carries the
+    /// number of attempts and the response the action wanted retried.
     case retryLimitReached(attempts: Int, response: NetworkResponse)
     /// The session answered with something that is not an HTTP response.
     case invalidResponse
@@ -38,7 +40,9 @@ public enum NetworkError: Error, Sendable {
     case redirectRefused(scheme: String)
     /// An action took longer than ``NetworkConfiguration/actionTimeout``.
     case actionTimedOut(action: String, after: Duration)
-    /// The retry policy gave up; carries the number of attempts and the last attempt's error.
+    /// The retry policy would have retried the last failure, but no attempt was left: its own
+    /// ``RetryPolicy/maximumAttempts`` or the send's ``NetworkConfiguration/maximumRetries`` was
+    /// reached. Carries the number of attempts and the last attempt's error.
     case retriesExhausted(attempts: Int, lastError: any Error)
     /// A completion-style action released its completion handler without calling it. The send
     /// fails instead of hanging.

@@ -37,7 +37,13 @@ public struct NetworkConfiguration: Sendable {
     /// Status codes that count as success; 200..<300 by default. A request's own
     /// ``NetworkRequest/acceptableStatusCodes`` wins.
     public var acceptableStatusCodes: Set<Int>
-    /// How many times the completed actions may ask for a retry within one send; 3 by default.
+    /// The most retries one send makes, whoever asks for them; 3 by default, so at most four
+    /// attempts. Completed actions (``ResponseDecision/retry(after:)``) and the ``retryPolicy``
+    /// draw on this one allowance, and ``RequestMetrics/retriedBy`` says who asked for each retry.
+    /// A retry asked for once it is spent ends the send: with
+    /// ``NetworkError/retryLimitReached(attempts:response:)`` when an action asked, with
+    /// ``NetworkError/retriesExhausted(attempts:lastError:)`` when the policy did. Below zero means
+    /// zero.
     public var maximumRetries: Int
     /// The queue completion handlers are called on; `nil`, the default, calls them on whichever
     /// thread the send finished on (a server or command-line tool may never run the main queue).
@@ -65,8 +71,8 @@ public struct NetworkConfiguration: Sendable {
     /// it is off by default: the actions of N callers see N requests, the server one. A request
     /// opts out with ``AllowsCoalescing``.
     public var coalescesIdenticalRequests: Bool
-    /// Retries failed attempts with back-off; `nil`, the default, retries only when a completed
-    /// action asks. See ``RetryPolicy``.
+    /// Retries failed attempts with back-off, within ``maximumRetries``; `nil`, the default,
+    /// retries only when a completed action asks. See ``RetryPolicy``.
     public var retryPolicy: RetryPolicy?
     /// How long one action may take at one stage before the send fails with
     /// ``NetworkError/actionTimedOut(action:after:)``; `nil`, the default, means no limit.

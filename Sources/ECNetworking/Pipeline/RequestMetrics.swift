@@ -13,6 +13,8 @@ public struct RequestMetrics: Sendable {
     public var statusCode: Int?
     /// How many times the request was sent (1 without retries; 0 when it failed before sending).
     public var attempts: Int
+    /// Who asked for each retry, in order: one entry per attempt after the first.
+    public var retriedBy: [RetryRequester]
     /// How long each stage took.
     public var timings: NetworkTimings
     /// Why the send failed, or `nil` when it succeeded: the very error the caller got. Its
@@ -25,12 +27,14 @@ public struct RequestMetrics: Sendable {
         request: NetworkRequest,
         statusCode: Int?,
         attempts: Int,
+        retriedBy: [RetryRequester] = [],
         timings: NetworkTimings,
         error: (any Error)?
     ) {
         self.request = request
         self.statusCode = statusCode
         self.attempts = attempts
+        self.retriedBy = retriedBy
         self.timings = timings
         self.error = error
     }

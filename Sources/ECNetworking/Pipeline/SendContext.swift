@@ -6,6 +6,8 @@ package struct SendContext {
     /// The request as last sent (or, before the first attempt, as built).
     package var request: NetworkRequest
     package var attempts = 0
+    /// Who asked for each retry so far.
+    var retriedBy: [RetryRequester] = []
     var response: NetworkResponse?
     var timings = NetworkTimings()
     /// The send's own cancellation, which `cancelAll` sets; `nil` until the send is registered.
@@ -49,6 +51,7 @@ package struct SendContext {
             request: request,
             statusCode: response?.statusCode,
             attempts: attempts,
+            retriedBy: retriedBy,
             timings: timings,
             error: error
         )

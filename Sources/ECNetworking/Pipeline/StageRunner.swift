@@ -76,6 +76,12 @@ package struct StageRunner: Sendable {
 
     /// Runs attempts of `request` through `transport` until a response passes validation,
     /// retrying from will-begin when a completed action or the retry policy asks for it.
+    ///
+    /// A send makes at most ``NetworkConfiguration/maximumRetries`` retries, whoever asks for them;
+    /// the policy asks only while the send has made fewer than its own
+    /// ``RetryPolicy/maximumAttempts``. A retry refused for want of allowance ends the send with
+    /// the error named after who asked: ``NetworkError/retryLimitReached(attempts:response:)`` for
+    /// an action, ``NetworkError/retriesExhausted(attempts:lastError:)`` for the policy.
     package func run<Transport: AttemptTransport>(
         _ request: NetworkRequest,
         priority: RequestPriority,
@@ -95,7 +101,10 @@ package struct StageRunner: Sendable {
                 }
             } catch let error as NetworkError where !error.isCancellation {
                 guard let policy = configuration.retryPolicy, context.attempts > 0 else { throw error }
-                guard policy.shouldRetry(context.request, after: error, attempt: context.attempts) else {
+                // The policy's retries and the completed actions' share one allowance.
+                let allowanceLeft = context.attempts <= configuration.maximumRetries
+                guard allowanceLeft, policy.shouldRetry(context.request, after: error, attempt: context.attempts)
+                else {
                     // Only a failure the policy would have retried, had attempts remained, means the
                     // retries ran out; any other (a 404 after a 503) reaches the caller as it is.
                     let exhausted =
@@ -103,6 +112,7 @@ package struct StageRunner: Sendable {
                     throw exhausted
                         ? NetworkError.retriesExhausted(attempts: context.attempts, lastError: error) : error
                 }
+                context.retriedBy.append(.retryPolicy)
                 retryDelay = policy.delay(after: context.attempts, response: error.response)
             }
             if retryDelay > .zero { try await SendCancellation.sleep(for: retryDelay) }
@@ -172,6 +182,7 @@ package struct StageRunner: Sendable {
                 guard context.attempts <= configuration.maximumRetries else {
                     throw NetworkError.retryLimitReached(attempts: context.attempts, response: response)
                 }
+                context.retriedBy.append(.completedAction(String(describing: type(of: action))))
                 return .retry(after: delay)
             }
         }

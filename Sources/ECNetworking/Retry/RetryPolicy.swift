@@ -13,8 +13,13 @@ import Foundation
 /// ```
 ///
 /// Only idempotent methods are retried by default (GET, HEAD, OPTIONS, PUT, DELETE); a request
-/// opts in or out with ``RetryableRequest``. Each retry runs the will-begin actions again. When the
-/// attempts run out the send fails with ``NetworkError/retriesExhausted(attempts:lastError:)``.
+/// opts in or out with ``RetryableRequest``. Each retry runs the will-begin actions again.
+///
+/// Its retries count against the send's ``NetworkConfiguration/maximumRetries``, which the retries
+/// completed actions ask for share: a send makes at most `maximumRetries` retries in all, and the
+/// policy stops sooner once the send has made ``maximumAttempts`` attempts. When the policy would
+/// retry a failure but no attempt is left, the send fails with
+/// ``NetworkError/retriesExhausted(attempts:lastError:)``.
 /// Cancelling during a back-off ends the send at once.
 ///
 /// Every setting is accepted, so a computed value can never crash an app; one out of range is
@@ -24,8 +29,9 @@ import Foundation
 /// clamped into it (NaN counts as 0). Whatever the settings and the attempt number, a delay lies
 /// within zero and ``maximumDelay``, which wins over ``baseDelay`` when it is smaller.
 public struct RetryPolicy: Sendable {
-    /// The most attempts one send makes, the first included; 3 by default. Below 1 means 1: no
-    /// retry.
+    /// The most attempts the policy lets one send make, the first included; 3 by default. Below 1
+    /// means 1: no retry. The send's ``NetworkConfiguration/maximumRetries`` bounds the total too,
+    /// so raise it along with this for more than four attempts.
     public var maximumAttempts: Int
     /// The delay before the first retry; each later one is `multiplier` times longer. Below zero
     /// means zero.

@@ -48,8 +48,8 @@ public final class FakeNetwork: Network {
     public let runsActions: Bool
     /// Decodes the bodies of ``FakeResponse/networkResponse(_:delay:)`` answers: the configuration's.
     public var decoder: JSONDecoder { configuration.decoder }
-    /// How many times the completed actions may ask for a retry within one send before it fails
-    /// with ``ECNetworking/NetworkError/retryLimitReached(attempts:response:)``: the configuration's.
+    /// The most retries one send makes, whoever asks for them (completed actions and the retry
+    /// policy): the configuration's ``ECNetworking/NetworkConfiguration/maximumRetries``.
     public var maximumRetries: Int { configuration.maximumRetries }
 
     /// Where requests without a stub or a route go; `nil` fails them with
