@@ -21,9 +21,14 @@ final class TransportCall: DeadlineTarget {
     private let request: URLRequest
     private let session: any Session
     private let timeout: Duration?
+    /// Whom the outcome goes to. A struct, not a bare closure: a closure stored as a generic
+    /// argument is reabstracted through a thunk, which costs an allocation per call.
+    private struct Waiter: Sendable {
+        let receive: @Sendable (Outcome) -> Void
+    }
+
     // The handoff lives inline in the lock's one allocation, so a call costs no more than that.
-    private let state = LockedState(
-        OneShotHandoff<@Sendable (Outcome) -> Void, Outcome, Resources>(resources: Resources()))
+    private let state = LockedState(OneShotHandoff<Waiter, Outcome, Resources>(resources: Resources()))
 
     init(_ request: URLRequest, session: any Session, timeout: Duration?) {
         self.request = request
@@ -53,7 +58,7 @@ final class TransportCall: DeadlineTarget {
 
     /// Starts the session task; `completion` is called exactly once, possibly before this returns.
     func start(completion: @escaping @Sendable (Outcome) -> Void) {
-        if let earlyOutcome = state.withLock({ $0.wait(completion) }) {
+        if let earlyOutcome = state.withLock({ $0.wait(Waiter(receive: completion)) }) {
             completion(earlyOutcome)
             return
         }
@@ -96,6 +101,6 @@ final class TransportCall: DeadlineTarget {
         guard let ending = state.withLock({ $0.finish(outcome) }) else { return }
         if let deadline = ending.resources.deadline { DeadlineScheduler.shared.cancel(deadline) }
         if case .failure = outcome { ending.resources.task?.cancel() }
-        ending.waiter?(outcome)
+        ending.waiter?.receive(outcome)
     }
 }
