@@ -4,38 +4,41 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// One attempt on the wire: a session task that ends exactly once with the response, a transport
-/// error, a timeout, or cancellation, whichever comes first.
+/// One attempt on the wire through an ``HTTPTransport``: it sends the request, follows redirects
+/// with its ``RedirectFollower``, reads the body up to the size limit, and ends exactly once with
+/// the response, an error, the deadline, or cancellation, whichever comes first.
 ///
-/// Cancellation and the deadline end the call at once rather than waiting for the session to
-/// report back, and cancel the session task so the connection is dropped.
+/// The exchange runs in a task of its own, so that the deadline (which covers head and body) and
+/// cancellation end the call at once even when a transport ignores cancellation; ending the call
+/// early cancels that task, which is how the transport learns to drop the connection.
 final class TransportCall: DeadlineTarget {
-    typealias Outcome = Result<(Data, URLResponse), any Error>
+    typealias Outcome = Result<NetworkResponse, any Error>
 
     /// What the call holds while it runs, released by whichever ending comes first.
     private struct Resources: Sendable {
-        var task: (any SessionTask)?
+        var exchange: Task<Void, Never>?
         var deadline: DeadlineScheduler.Token?
     }
 
-    private let request: URLRequest
-    private let session: any Session
-    private let timeout: Duration?
+    private let request: TransportRequest
+    private let transport: any HTTPTransport
+    private let redirects: RedirectFollower
     // The handoff lives inline in the lock's one allocation, so a call costs no more than that.
     private let state = LockedState(
         OneShotHandoff<@Sendable (Outcome) -> Void, Outcome, Resources>(resources: Resources()))
 
-    init(_ request: URLRequest, session: any Session, timeout: Duration?) {
+    /// A call that sends `request` through `transport`, ended by `request.timeout` if it has one.
+    init(_ request: TransportRequest, through transport: any HTTPTransport, redirects: RedirectFollower) {
         self.request = request
-        self.session = session
-        self.timeout = timeout
+        self.transport = transport
+        self.redirects = redirects
     }
 
-    /// Sends `request` through `session` and waits; cancelling the calling task cancels the call.
-    static func send(_ request: URLRequest, through session: any Session, timeout: Duration?) async throws -> (
-        Data, URLResponse
-    ) {
-        let call = TransportCall(request, session: session, timeout: timeout)
+    /// Sends `request` and waits; cancelling the calling task, or its send, cancels the call.
+    static func send(
+        _ request: TransportRequest, through transport: any HTTPTransport, redirects: RedirectFollower
+    ) async throws -> NetworkResponse {
+        let call = TransportCall(request, through: transport, redirects: redirects)
         return try await SendCancellation.withCancellationHandler {
             // Unchecked: `finish` hands the outcome out once, under the lock, so the continuation is
             // resumed exactly once; the checked kind would cost an allocation per request.
@@ -51,34 +54,32 @@ final class TransportCall: DeadlineTarget {
         }
     }
 
-    /// Starts the session task; `completion` is called exactly once, possibly before this returns.
+    /// Starts the exchange; `completion` is called exactly once, possibly before this returns.
     func start(completion: @escaping @Sendable (Outcome) -> Void) {
         if let earlyOutcome = state.withLock({ $0.wait(completion) }) {
             completion(earlyOutcome)
             return
         }
-        let task = session.dataTask(for: request) { data, response, error in
-            if let error {
+        let exchange = Task {
+            do {
+                self.finish(.success(try await self.exchange()))
+            } catch {
                 self.finish(.failure(NetworkError.normalize(error)))
-            } else if let response {
-                self.finish(.success((data ?? Data(), response)))
-            } else {
-                self.finish(.failure(NetworkError.invalidResponse))
             }
         }
-        // The call may have ended meanwhile (cancelled); then the task must never run.
-        guard state.withLock({ $0.updateResources { $0.task = task } }) else {
-            task.cancel()
-            return
-        }
-        if let timeout {
-            let token = DeadlineScheduler.shared.schedule(after: timeout, self)
-            // The call may have ended meanwhile; then the deadline is no longer wanted.
-            if !state.withLock({ $0.updateResources { $0.deadline = token } }) {
-                DeadlineScheduler.shared.cancel(token)
+        let deadline = request.timeout.map { DeadlineScheduler.shared.schedule(after: $0, self) }
+        // The call may have ended meanwhile (the exchange was quick, or the call was cancelled and
+        // found nothing to cancel); then neither is wanted any more.
+        let stored = state.withLock { state in
+            state.updateResources { resources in
+                resources.exchange = exchange
+                resources.deadline = deadline
             }
         }
-        task.resume()
+        if !stored {
+            if let deadline { DeadlineScheduler.shared.cancel(deadline) }
+            exchange.cancel()
+        }
     }
 
     /// Ends the call with ``NetworkError/cancelled`` unless it already ended.
@@ -88,14 +89,33 @@ final class TransportCall: DeadlineTarget {
 
     /// Ends the call with ``NetworkError/timedOut(after:)`` unless it already ended.
     func deadlinePassed() {
-        finish(.failure(NetworkError.timedOut(after: timeout ?? .zero)))
+        finish(.failure(NetworkError.timedOut(after: request.timeout ?? .zero)))
     }
 
-    /// Ends the call with `outcome` unless it already ended; a failure also cancels the session task.
+    /// The exchange itself: every hop of the redirect chain, then the final body.
+    private func exchange() async throws -> NetworkResponse {
+        var current = request
+        var followed = 0
+        while true {
+            let response = try await transport.send(current)
+            guard
+                let next = try redirects.request(
+                    following: response, of: current, originalURL: request.url, followed: followed)
+            else {
+                let body = try await response.body.collect(upTo: current.maximumResponseSize)
+                return NetworkResponse(response, body: body, requestedURL: current.url)
+            }
+            // The 3xx body is dropped unread: a transport ends a body stream its consumer lets go.
+            followed += 1
+            current = next
+        }
+    }
+
+    /// Ends the call with `outcome` unless it already ended; a failure also cancels the exchange.
     private func finish(_ outcome: Outcome) {
         guard let ending = state.withLock({ $0.finish(outcome) }) else { return }
         if let deadline = ending.resources.deadline { DeadlineScheduler.shared.cancel(deadline) }
-        if case .failure = outcome { ending.resources.task?.cancel() }
+        if case .failure = outcome { ending.resources.exchange?.cancel() }
         ending.waiter?(outcome)
     }
 }
