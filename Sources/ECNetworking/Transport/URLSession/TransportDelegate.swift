@@ -36,6 +36,11 @@ final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
         exchanges.withLock { $0.count }
     }
 
+    /// The body bytes received and not yet read, over every task.
+    var bufferedByteCount: Int {
+        exchanges.withLock { Array($0.values) }.reduce(0) { $0 + $1.bufferedBytes }
+    }
+
     /// Starts tracking `exchange`; must happen before its task is resumed, so no callback can
     /// miss its entry.
     func register(_ exchange: URLSessionExchange) {
@@ -106,7 +111,18 @@ final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
-        exchange.complete(response: task.response, error: error.map(NetworkError.normalize))
+        exchange.complete(
+            response: task.response, error: error.map { Self.mapped($0, afterHead: task.response != nil) })
+    }
+
+    /// The error a transport reports for `error` (see ``HTTPTransport``). FoundationNetworking
+    /// reports a connection closed before the body's `Content-Length` as libcurl's "transfer
+    /// closed with n bytes remaining", code -1 (`.unknown`): that is a lost connection.
+    private static func mapped(_ error: any Error, afterHead: Bool) -> any Error {
+        if afterHead, let urlError = error as? URLError, urlError.code == .unknown {
+            return NetworkError.transport(URLError(.networkConnectionLost, userInfo: urlError.userInfo))
+        }
+        return NetworkError.normalize(error)
     }
 
     #if canImport(FoundationNetworking)

@@ -131,6 +131,11 @@ public final class URLSessionTransport: HTTPTransport, Session {
         if isFirstCall { session.finishTasksAndInvalidate() }
     }
 
+    /// The body bytes received and not yet read, over every task: what backpressure bounds.
+    var bufferedByteCount: Int {
+        delegate.bufferedByteCount
+    }
+
     /// The number of tasks that have not ended yet; zero once every task ended.
     var activeTaskCount: Int {
         delegate.activeTaskCount
