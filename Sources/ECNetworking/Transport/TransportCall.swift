@@ -11,12 +11,19 @@ import Foundation
 /// The exchange runs in a task of its own, so that the deadline (which covers head and body) and
 /// cancellation end the call at once even when a transport ignores cancellation; ending the call
 /// early cancels that task, which is how the transport learns to drop the connection.
+///
+/// A ``Session`` passed in (``SessionTransport``) needs no such task: its task is started and
+/// cancelled synchronously and answers through a completion handler, so the call drives it
+/// directly, as it always has. That keeps the hop through the task scheduler, and its allocation,
+/// off the path of `MockSession` and of a `URLSession` passed in.
 final class TransportCall: DeadlineTarget {
     typealias Outcome = Result<NetworkResponse, any Error>
 
     /// What the call holds while it runs, released by whichever ending comes first.
     private struct Resources: Sendable {
         var exchange: Task<Void, Never>?
+        /// The session's task, when the call drives a ``Session`` directly.
+        var sessionTask: (any SessionTask)?
         var deadline: DeadlineScheduler.Token?
     }
 
@@ -60,6 +67,12 @@ final class TransportCall: DeadlineTarget {
             completion(earlyOutcome)
             return
         }
+        if let session = transport as? SessionTransport, !redirects.policy.followsRedirects,
+            !request.hasStreamedBody, let urlRequest = try? URLRequest(request, streamedBody: nil)
+        {
+            start(urlRequest, on: session.session)
+            return
+        }
         let exchange = Task {
             do {
                 self.finish(.success(try await self.exchange()))
@@ -80,6 +93,39 @@ final class TransportCall: DeadlineTarget {
             if let deadline { DeadlineScheduler.shared.cancel(deadline) }
             exchange.cancel()
         }
+    }
+
+    /// Starts `urlRequest` as a task of `session`, whose completion ends the call.
+    private func start(_ urlRequest: URLRequest, on session: any Session) {
+        let limit = request.maximumResponseSize
+        let task = session.dataTask(for: urlRequest) { data, response, error in
+            if let error {
+                self.finish(.failure(NetworkError.normalize(error)))
+            } else if let response = response as? HTTPURLResponse {
+                let body = data ?? Data()
+                // A session without a limit of its own (a plain URLSession) is held to the request's.
+                if let limit, body.count > limit {
+                    self.finish(.failure(NetworkError.responseTooLarge(limit: limit)))
+                } else {
+                    self.finish(.success(NetworkResponse(response, body: body)))
+                }
+            } else {
+                self.finish(.failure(NetworkError.invalidResponse))
+            }
+        }
+        // The call may have ended meanwhile (cancelled); then the task must never run.
+        guard state.withLock({ $0.updateResources { $0.sessionTask = task } }) else {
+            task.cancel()
+            return
+        }
+        if let timeout = request.timeout {
+            let token = DeadlineScheduler.shared.schedule(after: timeout, self)
+            // The call may have ended meanwhile; then the deadline is no longer wanted.
+            if !state.withLock({ $0.updateResources { $0.deadline = token } }) {
+                DeadlineScheduler.shared.cancel(token)
+            }
+        }
+        task.resume()
     }
 
     /// Ends the call with ``NetworkError/cancelled`` unless it already ended.
@@ -115,7 +161,10 @@ final class TransportCall: DeadlineTarget {
     private func finish(_ outcome: Outcome) {
         guard let ending = state.withLock({ $0.finish(outcome) }) else { return }
         if let deadline = ending.resources.deadline { DeadlineScheduler.shared.cancel(deadline) }
-        if case .failure = outcome { ending.resources.exchange?.cancel() }
+        if case .failure = outcome {
+            ending.resources.exchange?.cancel()
+            ending.resources.sessionTask?.cancel()
+        }
         ending.waiter?(outcome)
     }
 }

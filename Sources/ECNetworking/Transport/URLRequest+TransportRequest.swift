@@ -17,7 +17,8 @@ extension URLRequest {
         return try URLRequest(request, streamedBody: nil)
     }
 
-    private init(_ request: TransportRequest, streamedBody: Data?) throws {
+    /// `request` as a `URLSession` sends it, with `streamedBody` standing in for a one-shot stream.
+    init(_ request: TransportRequest, streamedBody: Data?) throws {
         self.init(url: request.url)
         httpMethod = request.method.rawValue
         for field in request.headers {
@@ -45,5 +46,13 @@ extension URLRequest {
             // second beyond the deadline the library enforces itself.
             timeoutInterval = (timeout.seconds + 1).rounded(.up)
         }
+    }
+}
+
+extension TransportRequest {
+    /// Whether the body is a one-shot stream, which a `URLRequest` can carry only once read.
+    var hasStreamedBody: Bool {
+        if case .stream? = body?.source { return true }
+        return false
     }
 }

@@ -95,9 +95,7 @@ extension StorageTests {
             }
             let log = StorageLogLines()
             let network = makeNetwork(session: session) {
-                // Only the timeout case needs one; a second is short next to the 5 s stub, and long
-                // enough for the exchange's own task to reach the session under a loaded test run.
-                if failure == "timeout" { $0.timeout = .seconds(1) }
+                $0.timeout = .milliseconds(50)
                 $0.logging = true
                 $0.logSink = log.sink
                 if failure == "retries exhausted" {
