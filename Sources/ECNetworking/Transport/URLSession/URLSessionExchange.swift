@@ -84,13 +84,16 @@ final class URLSessionExchange: Sendable {
     /// Starts the task and waits for the head; cancelling the calling task ends the exchange.
     func head() async throws -> TransportResponse {
         try await withTaskCancellationHandler {
+            // Started before the wait, not from inside it: a head that arrives first is kept in the
+            // handoff, under its lock, and taken here on this thread. Started from inside, a fast
+            // head could resume the continuation before this task has suspended, a handover that
+            // ThreadSanitizer cannot see.
+            if !Task.isCancelled { task.resume() }
             // Unchecked: the head handoff resumes it once, under the lock.
-            try await withUnsafeThrowingContinuation { continuation in
+            return try await withUnsafeThrowingContinuation { continuation in
                 if let early = state.withLock({ $0.head.wait(continuation) }) {
                     continuation.resume(with: early)
-                    return
                 }
-                task.resume()
             }
         } onCancel: {
             stop(with: NetworkError.cancelled)
