@@ -4,8 +4,8 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// What makes two requests identical for coalescing: everything the `URLRequest` carries to the
-/// session except the timeout, which each caller keeps for itself. That is the method, the final
+/// What makes two requests identical for coalescing: everything the ``TransportRequest`` carries to the
+/// transport except the timeout, which each caller keeps for itself. That is the method, the final
 /// URL with its query, the headers (in order), the body and the cache policy.
 struct CoalescingKey: Hashable, Sendable {
     let method: HTTPMethod
@@ -26,8 +26,8 @@ struct CoalescingKey: Hashable, Sendable {
         method = wire.request.method
         url = wire.request.url
         headers = wire.request.headers
-        body = wire.urlRequest.httpBody
-        cachePolicy = wire.urlRequest.cachePolicy
+        if case .bytes(let data)? = wire.transportRequest.body?.source { body = data } else { body = nil }
+        cachePolicy = wire.transportRequest.cachePolicy ?? .useProtocolCachePolicy
         var hasher = Hasher()
         hasher.combine(method)
         hasher.combine(url)

@@ -68,10 +68,10 @@ final class SharedTransportCall: Sendable {
     /// The member that creates the call, and leads it.
     static let firstMember = 0
 
-    /// The longest the session lets the shared request go on (as `URLRequest.timeoutInterval`).
-    /// The request must outlive any one member's deadline, and every member's deadline is
-    /// enforced by the pipeline, so this only stops a call whose members have no deadline at all.
-    static let sessionBackstop: TimeInterval = 60 * 60
+    /// The longest the shared request may go on. The request must outlive any one member's
+    /// deadline, and every member's deadline is enforced by the pipeline, so this only stops a
+    /// call whose members have no deadline at all.
+    static let backstop = Duration.seconds(60 * 60)
 
     private let call: TransportCall
     private let state: LockedState<State>
@@ -89,12 +89,12 @@ final class SharedTransportCall: Sendable {
         self.onEnd = onEnd
     }
 
-    /// `urlRequest` as a shared call sends it: with ``sessionBackstop`` instead of the first
-    /// member's timeout, which would end the request for every member at that member's deadline.
-    static func wireRequest(_ urlRequest: URLRequest) -> URLRequest {
-        var urlRequest = urlRequest
-        urlRequest.timeoutInterval = max(urlRequest.timeoutInterval, sessionBackstop)
-        return urlRequest
+    /// `request` as a shared call sends it: with ``backstop`` instead of the first member's
+    /// timeout, which would end the request for every member at that member's deadline.
+    static func wireRequest(_ request: TransportRequest) -> TransportRequest {
+        var request = request
+        request.timeout = backstop
+        return request
     }
 
     /// How many sends are members.

@@ -27,8 +27,8 @@ public struct NetworkConfiguration: Sendable {
     public var maximumConcurrentRequests: Int?
     /// Headers added to every request that does not set the same name, before the will-begin actions.
     public var defaultHeaders: HTTPHeaders
-    /// How long one attempt may take; 60 seconds by default, `nil` for no limit. A request's own
-    /// ``NetworkRequest/timeout`` wins.
+    /// How long one attempt may take, head and body and any redirects; 60 seconds by default, `nil`
+    /// for no limit. A request's own ``NetworkRequest/timeout`` wins.
     public var timeout: Duration?
     /// Encodes JSON bodies.
     public var encoder: JSONEncoder
@@ -55,8 +55,10 @@ public struct NetworkConfiguration: Sendable {
     /// ``NetworkError/responseTooLarge(limit:)``. Bytes are counted as they arrive (`Content-Length`
     /// is not trusted). `nil`, the default, means no limit.
     public var maximumResponseSize: Int?
-    /// How redirects are followed; see ``RedirectPolicy``. Applied by the default transport,
-    /// `URLSessionTransport`; a session you pass in yourself follows its own rules.
+    /// How redirects are followed; see ``RedirectPolicy``. The library applies it itself, alike over
+    /// every ``HTTPTransport`` (the default one and one passed to
+    /// ``URLSessionNetwork/init(configuration:transport:)``); a ``Session`` you pass in follows
+    /// its own rules.
     public var redirectPolicy: RedirectPolicy
     /// Whether identical GETs in progress at the same time share one transport call; `false` by
     /// default. Identical means the same method, URL with query, headers, body and cache policy;

@@ -18,10 +18,11 @@ extension URLSessionNetwork {
         priority: RequestPriority,
         stages: ActionStages,
         context: inout SendContext
-    ) async throws -> (Data, URLResponse) {
+    ) async throws -> NetworkResponse {
         let queueStart = context.clock.now
         let (call, member) = coalescing.join(key, timeout: wire.timeout) {
-            TransportCall(SharedTransportCall.wireRequest(wire.urlRequest), session: session, timeout: nil)
+            TransportCall(
+                SharedTransportCall.wireRequest(wire.transportRequest), through: transport, redirects: redirects)
         }
         var transportStart: ContinuousClock.Instant?
         do {

@@ -6,7 +6,7 @@ import Foundation
 
 extension URLSessionNetwork {
     /// Runs `request` through the ``StageRunner`` as a send that `cancelAll` can cancel, with
-    /// the session as its transport.
+    /// the network's transport.
     func perform(
         _ request: NetworkRequest,
         requestType: ObjectIdentifier?,
@@ -43,32 +43,24 @@ extension URLSessionNetwork {
         // Encoded before the queue, since identical requests are found by what goes on the wire.
         let wire = try WireRequest(request, configuration: configuration)
         context.request = wire.request
-        let (data, urlResponse): (Data, URLResponse)
+        var response: NetworkResponse
         if let key = CoalescingKey(wire, isEnabled: configuration.coalescesIdenticalRequests) {
-            (data, urlResponse) = try await sendCoalesced(
-                wire, key: key, priority: priority, stages: stages, context: &context)
+            response = try await sendCoalesced(wire, key: key, priority: priority, stages: stages, context: &context)
         } else {
             let queueStart = context.clock.now
             if let admission { try await admission.acquire(priority: priority) }
             defer { admission?.release() }
             let transportStart = context.begin(wire.request, stages: stages, queuedSince: queueStart)
-            (data, urlResponse) = try await TransportCall.send(wire.urlRequest, through: session, timeout: wire.timeout)
+            response = try await TransportCall.send(wire.transportRequest, through: transport, redirects: redirects)
             context.timings.transport = context.elapsed(since: transportStart)
         }
-        guard let httpResponse = urlResponse as? HTTPURLResponse else {
-            throw NetworkError.invalidResponse
-        }
-        // A session without its own limit (a plain URLSession) is still held to the configured one.
-        if let limit = configuration.maximumResponseSize, data.count > limit {
-            throw NetworkError.responseTooLarge(limit: limit)
-        }
-        var response = NetworkResponse(httpResponse, body: data, request: wire.request)
+        response.request = wire.request
         response.timings = context.timings
         return response
     }
 }
 
-/// The real network's transport step: the session, through admission or a joined identical call.
+/// The real network's transport step: the transport, through admission or a joined identical call.
 private struct SessionAttemptTransport: AttemptTransport {
     let network: URLSessionNetwork
 

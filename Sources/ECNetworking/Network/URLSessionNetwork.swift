@@ -4,7 +4,8 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The ``Network`` that sends through a `URLSession` (or any ``Session``), running each request
+/// The ``Network`` that sends through an ``HTTPTransport`` (a `URLSession` by default, or any
+/// ``Session``), running each request
 /// through the action stages, then validating the response and decoding the typed result.
 ///
 /// ```swift
@@ -28,11 +29,16 @@ import Foundation
 public final class URLSessionNetwork: Network {
     /// The configuration it was created with.
     public var configuration: NetworkConfiguration { runner.configuration }
-    /// The stages every send runs, with the session as the transport step.
+    /// The stages every send runs, with the transport as the transport step.
     let runner: StageRunner
-    let session: any Session
-    /// The transport the network created for itself, which only it may invalidate; `nil` when the
-    /// session was passed in.
+    /// What carries each attempt: the transport passed in, a ``Session`` passed in (adapted), or
+    /// the ``URLSessionTransport`` the network created.
+    let transport: any HTTPTransport
+    /// Follows the redirects the transport returns; it follows none for a ``Session`` passed in,
+    /// which applies its own rules.
+    let redirects: RedirectFollower
+    /// The transport the network created for itself, which only it may invalidate; `nil` when a
+    /// transport or session was passed in.
     private let ownedTransport: URLSessionTransport?
     private let invalidation = LockedState(false)
     let actions: ActionRegistry
@@ -43,25 +49,48 @@ public final class URLSessionNetwork: Network {
     let activeSends = ActiveSendRegistry()
     let coalescing = CoalescingRegistry()
 
-    /// Creates a network that sends through `session`; by default a `URLSessionTransport` kept for
-    /// the network's whole life (short-lived sessions crash in libcurl on Linux), which follows
-    /// ``NetworkConfiguration/redirectPolicy`` (removing ``NetworkConfiguration/sensitiveData``'s
-    /// headers across origins) and stops a body past
+    /// Creates a network that sends through `session`; by default a ``URLSessionTransport`` kept
+    /// for the network's whole life (short-lived sessions crash in libcurl on Linux), over which the
+    /// library follows ``NetworkConfiguration/redirectPolicy`` (removing
+    /// ``NetworkConfiguration/sensitiveData``'s headers across origins) and stops a body past
     /// ``NetworkConfiguration/maximumResponseSize`` as its bytes arrive.
-    public init(configuration: NetworkConfiguration, session: (any Session)? = nil) {
-        if let session {
-            self.session = session
-            self.ownedTransport = nil
-        } else {
-            let transport = URLSessionTransport(
-                configuration: .default,
-                redirectPolicy: configuration.redirectPolicy,
-                maximumResponseSize: configuration.maximumResponseSize,
-                sensitiveData: configuration.sensitiveData)
-            self.session = transport
-            self.ownedTransport = transport
+    ///
+    /// A session passed in applies its own rules to redirects: a `URLSession` follows them itself,
+    /// with its own limit and without removing credentials; a ``URLSessionTransport`` follows its
+    /// own ``URLSessionTransport/init(configuration:redirectPolicy:maximumResponseSize:sensitiveData:)``
+    /// settings. ``NetworkConfiguration/maximumResponseSize`` applies to every session.
+    public convenience init(configuration: NetworkConfiguration, session: (any Session)? = nil) {
+        switch session {
+        case let transport as URLSessionTransport:
+            self.init(configuration: configuration, transport: transport, redirects: transport.redirects, owned: nil)
+        case let session?:
+            self.init(
+                configuration: configuration, transport: SessionTransport(session: session), redirects: .disabled,
+                owned: nil)
+        case nil:
+            let transport = URLSessionTransport(configuration: .default, sensitiveData: configuration.sensitiveData)
+            self.init(configuration: configuration, transport: transport, redirects: nil, owned: transport)
         }
+    }
+
+    /// Creates a network that sends through `transport`, such as a ``URLSessionTransport`` or an
+    /// `AsyncHTTPClientTransport`, applying ``NetworkConfiguration/redirectPolicy`` and
+    /// ``NetworkConfiguration/maximumResponseSize`` to every response it returns.
+    ///
+    /// The transport is yours: the network never invalidates or shuts it down.
+    public convenience init(configuration: NetworkConfiguration, transport: some HTTPTransport) {
+        self.init(configuration: configuration, transport: transport, redirects: nil, owned: nil)
+    }
+
+    /// `redirects` `nil` means the configuration's policy.
+    private init(
+        configuration: NetworkConfiguration, transport: any HTTPTransport, redirects: RedirectFollower?,
+        owned: URLSessionTransport?
+    ) {
+        self.transport = transport
+        self.ownedTransport = owned
         let redaction = Redaction(configuration.sensitiveData)
+        self.redirects = redirects ?? RedirectFollower(policy: configuration.redirectPolicy, redaction: redaction)
         Redaction.registerForDescriptions(configuration.sensitiveData)
         let loggingAction =
             configuration.logging ? LoggingAction(options: configuration.loggingOptions, redaction: redaction) : nil
@@ -130,8 +159,7 @@ public final class URLSessionNetwork: Network {
     /// ``NetworkError/invalidated``, sending nothing. Calling it again, or while
     /// ``finishSendsAndInvalidate()`` waits, cancels whatever is still in progress.
     ///
-    /// A session passed to ``init(configuration:session:)`` is left alone: it is yours to
-    /// invalidate. When a user signs out, clear what belongs to them as well: the credential
+    /// A session or transport passed in is left alone: it is yours to invalidate or shut down. When a user signs out, clear what belongs to them as well: the credential
     /// (``AuthenticatingAction/signOut(removingStoredResponsesFrom:)``), which also clears the user's storage partition.
     public func invalidate() {
         markInvalidated()

@@ -4,14 +4,14 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// A request ready for the transport: the `URLRequest`, and the same request as a
+/// A request ready for the transport: the ``TransportRequest``, and the same request as a
 /// ``NetworkRequest`` with everything the wire will carry (final URL, `Content-Type`, encoded body),
 /// which is what the began, response and completed actions see.
 struct WireRequest: Sendable {
     var request: NetworkRequest
-    var urlRequest: URLRequest
+    var transportRequest: TransportRequest
     /// The deadline of one attempt, enforced by the pipeline itself.
-    var timeout: Duration?
+    var timeout: Duration? { transportRequest.timeout }
 
     /// Validates and encodes `request`.
     ///
@@ -43,25 +43,14 @@ struct WireRequest: Sendable {
         }
         try HeaderValidation.validate(wire.headers)
 
-        var urlRequest = URLRequest(url: url)
-        urlRequest.httpMethod = wire.method.rawValue
-        for field in wire.headers {
-            urlRequest.addValue(field.value, forHTTPHeaderField: field.name)
-        }
+        var body: TransportRequestBody?
         if case .data(let data, _)? = wire.body?.content {
-            urlRequest.httpBody = data
-        }
-        if let cachePolicy = wire.cachePolicy {
-            urlRequest.cachePolicy = cachePolicy
-        }
-        let timeout = wire.timeout ?? configuration.timeout
-        if let timeout {
-            // Foundation truncates this to whole seconds on Linux, so it is only a backstop a
-            // second beyond the deadline the pipeline enforces itself.
-            urlRequest.timeoutInterval = (timeout.seconds + 1).rounded(.up)
+            body = .bytes(data)
         }
         self.request = wire
-        self.urlRequest = urlRequest
-        self.timeout = timeout
+        self.transportRequest = TransportRequest(
+            method: wire.method, url: url, headers: wire.headers, body: body,
+            timeout: wire.timeout ?? configuration.timeout,
+            maximumResponseSize: configuration.maximumResponseSize, cachePolicy: wire.cachePolicy)
     }
 }

@@ -46,18 +46,25 @@ public struct NetworkResponse: Sendable {
 
     /// Creates a response from what a session delivered.
     public init(_ response: HTTPURLResponse, body: Data, request: NetworkRequest? = nil) {
-        var headers = HTTPHeaders()
-        for (name, value) in response.allHeaderFields {
-            // The keys and values are strings in practice; interpolation is only the fallback.
-            headers.add(name: name as? String ?? "\(name)", value: value as? String ?? "\(value)")
-        }
         self.init(
             statusCode: response.statusCode,
-            headers: headers,
+            headers: HTTPHeaders(response),
             body: body,
             url: response.url,
             httpURLResponse: response,
             request: request
+        )
+    }
+
+    /// Creates a response from a transport's head and the body read from it; `requestedURL`
+    /// stands in for a transport that does not say which URL answered.
+    init(_ response: TransportResponse, body: Data, requestedURL: URL) {
+        self.init(
+            statusCode: response.statusCode,
+            headers: response.headers,
+            body: body,
+            url: response.url ?? requestedURL,
+            httpURLResponse: response.httpURLResponse
         )
     }
 

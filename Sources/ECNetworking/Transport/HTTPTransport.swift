@@ -82,6 +82,9 @@ public struct TransportResponse: Sendable {
     public var url: URL?
     /// The body, chunk by chunk; empty for a response without one (HEAD, 204, 304).
     public var body: ByteStream
+    /// The response as a `URLSession` delivered it, for the transports built on one, so that
+    /// ``NetworkResponse/httpURLResponse`` stays filled for them.
+    package var httpURLResponse: HTTPURLResponse?
 
     /// Creates a response.
     public init(statusCode: Int, headers: HTTPHeaders = [:], url: URL? = nil, body: ByteStream = ByteStream()) {
@@ -89,5 +92,11 @@ public struct TransportResponse: Sendable {
         self.headers = headers
         self.url = url
         self.body = body
+    }
+
+    /// The head of `response`, as a `URLSession` delivered it, with `body`.
+    init(_ response: HTTPURLResponse, body: ByteStream) {
+        self.init(statusCode: response.statusCode, headers: HTTPHeaders(response), url: response.url, body: body)
+        httpURLResponse = response
     }
 }

@@ -1,35 +1,28 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Where a redirect leads, judged before it is followed: only http and https targets are.
-///
-/// The check reads the response's own `Location` as well as the request the session proposes,
-/// because FoundationNetworking on Linux rewrites a target without a host onto the current
-/// server: `Location: file:///etc/passwd` is proposed as `http://host:port/etc/passwd`, and
-/// `data:text/plain,hello` as `http://host:port/text/plain,hello`, which would look harmless.
 enum RedirectTarget {
     /// The schemes a redirect may lead to.
     static let followedSchemes: Set<String> = ["http", "https"]
 
-    /// The scheme of the target when it is not http or https (an empty string when the target has
-    /// none), or `nil` when the redirect may be followed.
-    static func refusedScheme(of response: HTTPURLResponse, proposed request: URLRequest) -> String? {
-        // A Location that is no URL at all is never followed by the session, so only one that
-        // parses is judged; the proposed request always is.
-        if let location = response.value(forHTTPHeaderField: "Location")
-            .flatMap({ URL(string: $0, relativeTo: response.url) }),
-            let refused = refusedScheme(of: location)
-        {
-            return refused
-        }
-        return refusedScheme(of: request.url)
+    /// The URL a `Location` value points to, resolved against the URL that answered; `nil` when
+    /// it is no URL at all, since such a redirect cannot be followed and its 3xx is returned.
+    /// The scheme is lowercased (`HTTP://host/` is followed as `http://host/`), since a session
+    /// refuses a scheme it does not know in that case.
+    static func url(of location: String, relativeTo base: URL) -> URL? {
+        guard let url = URL(string: location, relativeTo: base)?.absoluteURL,
+            let scheme = url.scheme, scheme != scheme.lowercased()
+        else { return URL(string: location, relativeTo: base)?.absoluteURL }
+        var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
+        components?.scheme = scheme.lowercased()
+        return components?.url ?? url
     }
 
-    private static func refusedScheme(of url: URL?) -> String? {
-        let scheme = url?.absoluteURL.scheme?.lowercased() ?? ""
+    /// The scheme of `url` when it is not http or https (an empty string when it has none), or
+    /// `nil` when a redirect to it may be followed. `file:///etc/passwd` and `data:text/plain,hi`
+    /// are refused here, by the library, whatever a transport would have made of them.
+    static func refusedScheme(of url: URL) -> String? {
+        let scheme = url.scheme?.lowercased() ?? ""
         return followedSchemes.contains(scheme) ? nil : scheme
     }
 }

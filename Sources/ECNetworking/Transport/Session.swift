@@ -4,8 +4,10 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The transport a ``URLSessionNetwork`` sends through: `URLSession`, or a test double such as
-/// `MockSession` from `ECNetworkingTesting`.
+/// A transport with one `URLRequest` in and the buffered body out, which a ``URLSessionNetwork``
+/// can send through: a `URLSession`, or a test double such as `MockSession` from
+/// `ECNetworkingTesting`. ``HTTPTransport`` is the streaming seam; this one stays for the code
+/// and tests built on it. A session follows redirects by its own rules.
 public protocol Session: Sendable {
     /// Creates a task, not yet resumed, that sends `request` and calls `completion` once with the
     /// body and response or with an error. `completion` may run on any thread.

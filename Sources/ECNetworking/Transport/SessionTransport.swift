@@ -1,0 +1,62 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Any ``Session`` (a `URLSession`, `MockSession`, a session of your own) as an ``HTTPTransport``:
+/// it sends the request as a `URLRequest` and returns the buffered body as a one-chunk stream.
+///
+/// The session applies its own rules before the library sees a response: a `URLSession` follows
+/// redirects itself, with its own limit and without removing credentials, so the network pairs
+/// this transport with ``RedirectFollower/disabled``.
+struct SessionTransport: HTTPTransport {
+    let session: any Session
+
+    private typealias Handoff = OneShotHandoff<
+        UnsafeContinuation<TransportResponse, any Error>, Result<TransportResponse, any Error>, (any SessionTask)?
+    >
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        let urlRequest = try await URLRequest.sending(request)
+        // One lock holds the wait and the task, so the session's answer, a second answer from a
+        // faulty session, and cancellation can race without resuming the caller twice.
+        let handoff = LockedState(Handoff(resources: nil))
+        return try await withTaskCancellationHandler {
+            // Unchecked: the handoff resumes the continuation once, under its lock; the checked
+            // kind would cost an allocation per request.
+            try await withUnsafeThrowingContinuation { continuation in
+                if let early = handoff.withLock({ $0.wait(continuation) }) {
+                    continuation.resume(with: early)
+                    return
+                }
+                let task = session.dataTask(for: urlRequest) { data, response, error in
+                    let outcome: Result<TransportResponse, any Error>
+                    if let error {
+                        outcome = .failure(NetworkError.normalize(error))
+                    } else if let response = response as? HTTPURLResponse {
+                        outcome = .success(TransportResponse(response, body: ByteStream(data ?? Data())))
+                    } else {
+                        outcome = .failure(NetworkError.invalidResponse)
+                    }
+                    Self.finish(handoff, with: outcome)
+                }
+                // Cancelled meanwhile: the task must never run.
+                guard handoff.withLock({ $0.updateResources { $0 = task } }) else {
+                    task.cancel()
+                    return
+                }
+                task.resume()
+            }
+        } onCancel: {
+            Self.finish(handoff, with: .failure(NetworkError.cancelled))
+        }
+    }
+
+    /// Ends the wait with `outcome` unless it already ended; a failure also cancels the task.
+    private static func finish(_ handoff: LockedState<Handoff>, with outcome: Result<TransportResponse, any Error>) {
+        guard let ending = handoff.withLock({ $0.finish(outcome) }) else { return }
+        if case .failure = outcome { ending.resources?.cancel() }
+        ending.waiter?.resume(with: outcome)
+    }
+}

@@ -1,0 +1,58 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+extension URLRequest {
+    /// `request` as a `URLSession` sends it.
+    ///
+    /// A file body is streamed from disk; a one-shot stream is read into memory first, since a
+    /// `URLSession` takes either bytes or an `InputStream`, and bridging an async sequence into
+    /// an `InputStream` would block a thread per request.
+    static func sending(_ request: TransportRequest) async throws -> URLRequest {
+        if case .stream(let stream)? = request.body?.source {
+            return try URLRequest(request, streamedBody: try await stream.collect(upTo: nil))
+        }
+        return try URLRequest(request, streamedBody: nil)
+    }
+
+    /// `request` as a `URLSession` sends it, with `streamedBody` standing in for a one-shot stream.
+    init(_ request: TransportRequest, streamedBody: Data?) throws {
+        self.init(url: request.url)
+        httpMethod = request.method.rawValue
+        for field in request.headers {
+            addValue(field.value, forHTTPHeaderField: field.name)
+        }
+        switch request.body?.source {
+        case nil: break
+        case .bytes(let data)?: httpBody = data
+        case .stream?: httpBody = streamedBody
+        case .file(let url)?:
+            guard let stream = InputStream(url: url) else {
+                throw NetworkError.invalidRequest(
+                    reason: "the body file \"\(url.lastPathComponent)\" could not be read")
+            }
+            httpBodyStream = stream
+            if let length = request.body?.length, value(forHTTPHeaderField: "Content-Length") == nil {
+                setValue(String(length), forHTTPHeaderField: "Content-Length")
+            }
+        }
+        if let cachePolicy = request.cachePolicy {
+            self.cachePolicy = cachePolicy
+        }
+        if let timeout = request.timeout {
+            // Foundation truncates this to whole seconds on Linux, so it is only a backstop a
+            // second beyond the deadline the library enforces itself.
+            timeoutInterval = (timeout.seconds + 1).rounded(.up)
+        }
+    }
+}
+
+extension TransportRequest {
+    /// Whether the body is a one-shot stream, which a `URLRequest` can carry only once read.
+    var hasStreamedBody: Bool {
+        if case .stream? = body?.source { return true }
+        return false
+    }
+}

@@ -1,0 +1,147 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The session delegate behind ``URLSessionTransport``: it hands each task's head and body to
+/// the task's ``URLSessionExchange``, and declines every redirect, so that the 3xx reaches the
+/// library's ``RedirectFollower`` like any transport's.
+///
+/// It is the session's delegate rather than a per-task delegate because on Linux only the
+/// session's delegate is asked about redirects.
+///
+/// A task has an entry in `exchanges` from before it is resumed until it ends; an exchange that
+/// ends early (cancellation, the size limit, a reader that let go) removes its entry before it
+/// cancels the task, so a callback that finds no entry belongs to a task that has already ended
+/// and is ignored.
+///
+/// On Linux the delegate methods run on FoundationNetworking's own queue, inside libcurl's
+/// callbacks (see ``InlineOperationQueue``), which is what lets the size limit bound memory. A
+/// delegate method must therefore never block, never call a caller's code, and never call a
+/// session or task method that waits for that queue (`cancel()`, `resume()`, `suspend()`, creating
+/// a task): those go to `controlQueue`. Resuming a continuation only schedules its task, so it is
+/// allowed.
+final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    // `@unchecked` because `NSObject` is not `Sendable`, so the compiler cannot check this class.
+    // It is safe: every stored property is a constant of a `Sendable` type, and the only mutable
+    // state, the exchange table, is read and written only inside its `LockedState`.
+    private let exchanges = LockedState([Int: URLSessionExchange]())
+    /// Where task methods run, in the order they were decided: a suspension must never overtake
+    /// the resumption decided after it.
+    private let controlQueue = DispatchQueue(label: "ECNetworking.URLSessionTransport.control")
+
+    /// The number of tasks that have not ended yet.
+    var activeTaskCount: Int {
+        exchanges.withLock { $0.count }
+    }
+
+    /// The body bytes received and not yet read, over every task.
+    var bufferedByteCount: Int {
+        exchanges.withLock { Array($0.values) }.reduce(0) { $0 + $1.bufferedBytes }
+    }
+
+    /// Starts tracking `exchange`; must happen before its task is resumed, so no callback can
+    /// miss its entry.
+    func register(_ exchange: URLSessionExchange) {
+        exchanges.withLock { $0[exchange.task.taskIdentifier] = exchange }
+    }
+
+    /// Stops tracking `exchange`, which has ended.
+    func forget(_ exchange: URLSessionExchange) {
+        exchanges.withLock { _ = $0.removeValue(forKey: exchange.task.taskIdentifier) }
+    }
+
+    /// Runs `work` (a task method) on the control queue, off the session's own queue.
+    func control(_ work: @escaping @Sendable () -> Void) {
+        controlQueue.async(execute: work)
+    }
+
+    private func exchange(for task: URLSessionTask) -> URLSessionExchange? {
+        exchanges.withLock { $0[task.taskIdentifier] }
+    }
+
+    // MARK: - URLSessionDataDelegate
+
+    func urlSession(
+        _ session: URLSession,
+        dataTask: URLSessionDataTask,
+        didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        if let exchange = exchange(for: dataTask), let response = response as? HTTPURLResponse {
+            exchange.receive(response)
+        }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        guard let exchange = exchange(for: dataTask) else { return }
+        switch exchange.receive(data) {
+        case .none:
+            break
+        case .suspend:
+            control { dataTask.suspend() }
+        case .overLimit:
+            // Content-Length is not trusted (on Linux it keeps the compressed size of a decoded
+            // body), so this is the only place the limit is enforced; stopping here frees the
+            // connection instead of downloading the rest. Until the cancellation takes effect, the
+            // chunks still arriving find no entry and are dropped at once.
+            forget(exchange)
+            control { dataTask.cancel() }
+        }
+    }
+
+    // MARK: - URLSessionTaskDelegate
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
+        willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest,
+        completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
+        // A task cancelled, and its entry removed, before this callback ran is left alone:
+        // calling the handler after the cancellation reached FoundationNetworking makes it stop
+        // the process ("not waiting for it"), and a cancelled transfer does not wait for it.
+        guard exchange(for: task) != nil else { return }
+        // Declined: the session finishes the 3xx as the response, and the library decides.
+        completionHandler(nil)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        exchange.complete(
+            response: task.response, error: error.map { Self.mapped($0, afterHead: task.response != nil) })
+    }
+
+    /// The error a transport reports for `error` (see ``HTTPTransport``). FoundationNetworking
+    /// reports a connection closed before the body's `Content-Length` as libcurl's "transfer
+    /// closed with n bytes remaining", code -1 (`.unknown`): that is a lost connection.
+    private static func mapped(_ error: any Error, afterHead: Bool) -> any Error {
+        if afterHead, let urlError = error as? URLError, urlError.code == .unknown {
+            return NetworkError.transport(URLError(.networkConnectionLost, userInfo: urlError.userInfo))
+        }
+        return NetworkError.normalize(error)
+    }
+
+    #if canImport(FoundationNetworking)
+        /// FoundationNetworking asks this only about a complete 401 response whose challenge it
+        /// knows (`WWW-Authenticate: Basic realm="api"`). Its default handling never ends the
+        /// task when no credential is stored, and with one it suspends the task, which waits for
+        /// the queue this runs on. The library authenticates with actions instead, so the 401 is
+        /// delivered as it is, like any other 401; cancelling the challenge, from another queue,
+        /// then lets the session drop the task, whose callback finds no entry.
+        func urlSession(
+            _ session: URLSession,
+            task: URLSessionTask,
+            didReceive challenge: URLAuthenticationChallenge,
+            completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
+        ) {
+            if let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) {
+                exchange.complete(response: challenge.failureResponse ?? task.response, error: nil)
+            }
+            control { completionHandler(.cancelAuthenticationChallenge, nil) }
+        }
+    #endif
+}

@@ -1,0 +1,270 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One request on a ``URLSessionTransport``'s session: it hands the head to the sender, then the
+/// body chunk by chunk to its reader through a bounded buffer, and ends exactly once.
+///
+/// Backpressure: when the reader falls more than ``highWaterMark`` bytes behind, the data task is
+/// suspended, and it is resumed once the reader has drained the buffer to ``lowWaterMark``.
+/// Suspending, resuming and cancelling the task go to the transport's serial control queue, in
+/// the order they were decided, because the session's delegate calls come from its own queue,
+/// which those task methods wait for (see ``TransportDelegate``).
+///
+/// Not on Linux: FoundationNetworking's `suspend()` cannot pause a transfer in progress. It takes
+/// libcurl's handle off the session (which halts the transfer, and adding it back starts it again),
+/// and a chunk already on its way then stops the process ("Received body data, but no transfer in
+/// progress"); measured here, a 48 MB body on loopback had completed before a suspension decided
+/// at 1 MiB could even run. Blocking libcurl's callback instead would stall every request of the
+/// session. So on Linux the buffer is bounded by the size limit alone, counted as bytes arrive.
+///
+/// The size limit is counted here as bytes arrive (after decompression), before a chunk is kept.
+final class URLSessionExchange: Sendable {
+    /// How far the reader may fall behind before the transfer is suspended.
+    static let highWaterMark = 1_048_576
+    /// How far the reader must catch up before the transfer resumes.
+    static let lowWaterMark = 262_144
+    /// Whether a reader that falls behind suspends the transfer; see the type's comment.
+    #if canImport(FoundationNetworking)
+        static let suspendsForSlowReaders = false
+    #else
+        static let suspendsForSlowReaders = true
+    #endif
+
+    private typealias HeadHandoff = OneShotHandoff<
+        UnsafeContinuation<TransportResponse, any Error>, Result<TransportResponse, any Error>, Void
+    >
+
+    private struct State {
+        var head = HeadHandoff()
+        /// Chunks received and not yet read; `chunks[nextChunk...]` are pending.
+        var chunks: [Data] = []
+        var nextChunk = 0
+        var bufferedBytes = 0
+        var receivedBytes = 0
+        /// How the transfer ended, once it has: `nil` for a body complete and read to its end.
+        var ending: Result<Void, any Error>?
+        /// The reader waiting for the next chunk.
+        var reader: UnsafeContinuation<Data?, any Error>?
+        var isSuspended = false
+
+        var hasPendingChunk: Bool { nextChunk < chunks.count }
+
+        mutating func takeChunk() -> Data {
+            let chunk = chunks[nextChunk]
+            chunks[nextChunk] = Data()
+            nextChunk += 1
+            bufferedBytes -= chunk.count
+            if nextChunk == chunks.count {
+                chunks.removeAll(keepingCapacity: true)
+                nextChunk = 0
+            }
+            return chunk
+        }
+    }
+
+    let task: URLSessionDataTask
+    private let limit: Int?
+    private let delegate: TransportDelegate
+    private let state = LockedState(State())
+
+    init(task: URLSessionDataTask, limit: Int?, delegate: TransportDelegate) {
+        self.task = task
+        self.limit = limit
+        self.delegate = delegate
+    }
+
+    /// The number of body bytes received and not yet read.
+    var bufferedBytes: Int { state.withLock { $0.bufferedBytes } }
+
+    // MARK: - The sender and the reader
+
+    /// Starts the task and waits for the head; cancelling the calling task ends the exchange.
+    func head() async throws -> TransportResponse {
+        try await withTaskCancellationHandler {
+            // Started before the wait, not from inside it: a head that arrives first is kept in the
+            // handoff, under its lock, and taken here on this thread. Started from inside, a fast
+            // head could resume the continuation before this task has suspended, a handover that
+            // ThreadSanitizer cannot see.
+            if !Task.isCancelled { task.resume() }
+            // Unchecked: the head handoff resumes it once, under the lock.
+            return try await withUnsafeThrowingContinuation { continuation in
+                if let early = state.withLock({ $0.head.wait(continuation) }) {
+                    continuation.resume(with: early)
+                }
+            }
+        } onCancel: {
+            stop(with: NetworkError.cancelled)
+        }
+    }
+
+    /// The next chunk of the body, or `nil` at its end.
+    fileprivate func nextChunk() async throws -> Data? {
+        try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { continuation in
+                let (result, resumesTask) = state.withLock { state -> (Result<Data?, any Error>?, Bool) in
+                    if state.hasPendingChunk {
+                        let chunk = state.takeChunk()
+                        let resumes = state.isSuspended && state.bufferedBytes <= Self.lowWaterMark
+                        if resumes { state.isSuspended = false }
+                        return (.success(chunk), resumes)
+                    }
+                    switch state.ending {
+                    case .success?: return (.success(nil), false)
+                    case .failure(let error)?: return (.failure(error), false)
+                    case nil:
+                        state.reader = continuation
+                        return (nil, false)
+                    }
+                }
+                if resumesTask { delegate.control { self.task.resume() } }
+                if let result { continuation.resume(with: result) }
+            }
+        } onCancel: {
+            stop(with: NetworkError.cancelled)
+        }
+    }
+
+    /// Ends the exchange with `error` unless the transfer already ended: the sender or the reader
+    /// gave up (cancellation, or the body stream was let go). The task is forgotten by the
+    /// delegate first, then cancelled, so its late callbacks are ignored.
+    func stop(with error: any Error) {
+        guard let waiters = end(with: .failure(error)) else { return }
+        delegate.forget(self)
+        delegate.control { self.task.cancel() }
+        waiters.resume(with: error)
+    }
+
+    // MARK: - The delegate's events, on the session's queue
+
+    /// What the delegate must do after a chunk.
+    enum ChunkDecision {
+        case none
+        /// The reader fell behind: suspend the task.
+        case suspend
+        /// The chunk crossed the limit: the exchange has ended; forget and cancel the task.
+        case overLimit
+    }
+
+    /// The head arrived.
+    func receive(_ response: HTTPURLResponse) {
+        let delivery = state.withLock { state -> (HeadHandoff.Ending, TransportResponse)? in
+            // The body's reader is made only for the one head that is delivered: letting go of
+            // another would stop the exchange.
+            guard !state.head.isFinished else { return nil }
+            let head = TransportResponse(response, body: ByteStream(reading: BodyReader(self)))
+            return state.head.finish(.success(head)).map { ($0, head) }
+        }
+        guard let (ending, head) = delivery else { return }
+        ending.waiter?.resume(returning: head)
+    }
+
+    /// A chunk of the body arrived.
+    func receive(_ data: Data) -> ChunkDecision {
+        let limit = limit
+        let (decision, reader) = state.withLock { state -> (ChunkDecision, UnsafeContinuation<Data?, any Error>?) in
+            guard state.ending == nil else { return (.none, nil) }
+            state.receivedBytes += data.count
+            if let limit, state.receivedBytes > limit {
+                // The chunk that crosses the limit is never kept, so the body never exceeds it.
+                return (.overLimit, nil)
+            }
+            if let reader = state.reader {
+                state.reader = nil
+                return (.none, reader)
+            }
+            state.chunks.append(data)
+            state.bufferedBytes += data.count
+            guard Self.suspendsForSlowReaders, !state.isSuspended, state.bufferedBytes > Self.highWaterMark
+            else { return (.none, nil) }
+            state.isSuspended = true
+            return (.suspend, nil)
+        }
+        if let reader {
+            reader.resume(returning: data)
+        } else if case .overLimit = decision, let limit {
+            let error = NetworkError.responseTooLarge(limit: limit)
+            end(with: .failure(error))?.resume(with: error)
+        }
+        return decision
+    }
+
+    /// The transfer ended: completely when `error` is `nil`. `response` is the head, for a
+    /// response whose head the session never announced on its own (a redirect it declined).
+    func complete(response: URLResponse?, error: (any Error)?) {
+        if error == nil, let response = response as? HTTPURLResponse {
+            receive(response)
+        }
+        let outcome: Result<Void, any Error> = error.map { .failure($0) } ?? .success(())
+        guard let waiters = end(with: outcome) else { return }
+        switch outcome {
+        case .success: waiters.finish()
+        case .failure(let error): waiters.resume(with: error)
+        }
+    }
+
+    /// Whom to tell when the exchange ends.
+    private struct Waiters {
+        var head: UnsafeContinuation<TransportResponse, any Error>?
+        var reader: UnsafeContinuation<Data?, any Error>?
+
+        func resume(with error: any Error) {
+            head?.resume(throwing: error)
+            reader?.resume(throwing: error)
+        }
+
+        func finish() {
+            head?.resume(throwing: NetworkError.invalidResponse)
+            reader?.resume(returning: nil)
+        }
+    }
+
+    /// Records the ending, unless there is one already; returns whom to tell, or `nil` when the
+    /// exchange had ended before.
+    private func end(with outcome: Result<Void, any Error>) -> Waiters? {
+        state.withLock { state -> Waiters? in
+            guard state.ending == nil else { return nil }
+            state.ending = outcome
+            if case .failure = outcome {
+                // Bytes nobody will read are released at once.
+                state.chunks = []
+                state.nextChunk = 0
+                state.bufferedBytes = 0
+            }
+            var waiters = Waiters()
+            let error: any Error
+            switch outcome {
+            case .failure(let failure): error = failure
+            case .success: error = NetworkError.invalidResponse
+            }
+            waiters.head = state.head.finish(.failure(error))?.waiter
+            waiters.reader = state.reader
+            state.reader = nil
+            return waiters
+        }
+    }
+}
+
+/// The body stream's hold on an exchange: when the stream is let go before its end (a redirect's
+/// body, a reader that stopped), the exchange is stopped, so no transfer is left running, nor
+/// suspended for ever with a full buffer.
+private final class BodyReader: Sendable {
+    let exchange: URLSessionExchange
+
+    init(_ exchange: URLSessionExchange) {
+        self.exchange = exchange
+    }
+
+    deinit {
+        exchange.stop(with: NetworkError.cancelled)
+    }
+}
+
+extension ByteStream {
+    /// The body of `reader`'s exchange.
+    fileprivate init(reading reader: BodyReader) {
+        self.init(next: { try await reader.exchange.nextChunk() })
+    }
+}

@@ -1,0 +1,143 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The default ``HTTPTransport``: one long-lived, delegate-based `URLSession` that streams each
+/// body with backpressure and counts the response size limit as bytes arrive.
+///
+/// ```swift
+/// let transport = URLSessionTransport(configuration: .ephemeral)
+/// let network = URLSessionNetwork(configuration: configuration, transport: transport)
+/// ```
+///
+/// As an ``HTTPTransport`` it follows the seam's contract: ``send(_:)`` returns once the head has
+/// arrived; the body follows as it arrives, and when its reader falls more than 1 MiB behind the
+/// data task is suspended until the reader catches up; it never follows a redirect (the library
+/// does, applying the network's ``RedirectPolicy``); the size limit is the request's
+/// ``TransportRequest/maximumResponseSize`` (or this transport's own, if smaller), so one
+/// transport can serve networks with different limits.
+///
+/// It is also a ``Session``, for code that calls ``dataTask(for:completion:)`` or passes it to
+/// ``URLSessionNetwork/init(configuration:session:)``: then it applies its own settings, given
+/// at creation: it follows redirects by its `redirectPolicy`, never forwarding credentials (the
+/// headers `sensitiveData` names) to another origin nor following a redirect out of http and
+/// https, and stops a body past its `maximumResponseSize`.
+///
+/// Lifetime: the `URLSession` keeps a strong reference to its delegate until it is invalidated,
+/// and this transport never invalidates it on its own, because short-lived sessions crash in
+/// libcurl's teardown on Linux. On Apple platforms the session, its delegate and its connections
+/// therefore live until ``invalidate()`` is called, even after the transport is released. Create
+/// one transport and keep it for as long as its networks live; ``URLSessionNetwork``
+/// invalidates the transport it created itself when it is invalidated or released, never one
+/// passed in.
+///
+/// Memory: on Linux each chunk of a body is counted inside libcurl's own callback, before the next
+/// one is read, so a response stopped by the size limit costs about the limit in memory, even a
+/// small compressed body that would inflate to far more. (FoundationNetworking otherwise queues
+/// every chunk for the delegate without waiting, and keeps downloading meanwhile.)
+public final class URLSessionTransport: HTTPTransport, Session {
+    private let session: URLSession
+    private let delegate: TransportDelegate
+    private let invalidated = LockedState(false)
+    /// The transport's own limit, applied on top of each request's.
+    private let maximumResponseSize: Int?
+    /// How its ``Session`` side follows redirects.
+    let redirects: RedirectFollower
+
+    /// Creates a transport and its session.
+    ///
+    /// - Parameters:
+    ///   - configuration: The session's configuration.
+    ///   - redirectPolicy: Whether redirects are followed, and how many, when the transport is
+    ///     used as a ``Session``; as an ``HTTPTransport`` it follows none, and the network applies
+    ///     its own ``NetworkConfiguration/redirectPolicy``.
+    ///   - maximumResponseSize: The largest body accepted, in bytes; a larger one stops the transfer
+    ///     and fails with ``NetworkError/responseTooLarge(limit:)``. `nil` means no limit of its
+    ///     own: each request's ``TransportRequest/maximumResponseSize`` still applies.
+    ///   - sensitiveData: Whose headers are removed when a redirect the ``Session`` side follows
+    ///     leads to another origin; pass the network's ``NetworkConfiguration/sensitiveData`` so
+    ///     that one list governs both.
+    public init(
+        configuration: URLSessionConfiguration = .default,
+        redirectPolicy: RedirectPolicy = .default,
+        maximumResponseSize: Int? = nil,
+        sensitiveData: SensitiveData = .default
+    ) {
+        let delegate = TransportDelegate()
+        self.delegate = delegate
+        self.maximumResponseSize = maximumResponseSize
+        self.redirects = RedirectFollower(policy: redirectPolicy, redaction: Redaction(sensitiveData))
+        self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: Self.delegateQueue())
+    }
+
+    /// The queue the session calls its delegate on: on Linux one that runs each call at once, so
+    /// libcurl waits for the size check of each chunk; elsewhere the session's own serial queue.
+    private static func delegateQueue() -> OperationQueue? {
+        #if canImport(FoundationNetworking)
+            InlineOperationQueue()
+        #else
+            nil
+        #endif
+    }
+
+    /// Sends `request` and returns once its head has arrived; see ``HTTPTransport``. After
+    /// ``invalidate()`` it fails with ``NetworkError/invalidated`` without reaching the session.
+    public func send(_ request: TransportRequest) async throws -> TransportResponse {
+        let urlRequest = try await URLRequest.sending(request)
+        let limit =
+            switch (request.maximumResponseSize, maximumResponseSize) {
+            case (let first?, let second?): min(first, second)
+            case (let only?, nil), (nil, let only?): only
+            case (nil, nil): Int?.none
+            }
+        // Creating the task under the same lock that `invalidate()` takes means a task is either
+        // created before the session is invalidated or not at all: creating one in an invalidated
+        // session stops the process on Linux.
+        let exchange = invalidated.withLock { invalidated -> URLSessionExchange? in
+            guard !invalidated else { return nil }
+            let exchange = URLSessionExchange(
+                task: session.dataTask(with: urlRequest), limit: limit, delegate: delegate)
+            delegate.register(exchange)
+            return exchange
+        }
+        guard let exchange else { throw NetworkError.invalidated }
+        return try await exchange.head()
+    }
+
+    /// Creates a task, not yet resumed, whose `completion` is called exactly once: with the body
+    /// and response, with the transport's or the session's error, or with `URLError(.cancelled)`.
+    ///
+    /// The task sends the request's method, URL, headers, body and cache policy, follows
+    /// redirects by the transport's own policy, and holds the body to its own
+    /// `maximumResponseSize`. After ``invalidate()`` it fails with ``NetworkError/invalidated``
+    /// when resumed, without reaching the session.
+    public func dataTask(
+        for request: URLRequest,
+        completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+    ) -> any SessionTask {
+        TransportSessionTask(request, transport: self, completion: completion)
+    }
+
+    /// Lets the tasks in flight finish, then releases the session and its delegate. Tasks
+    /// created afterwards fail without being sent. Call it only when the transport is no longer
+    /// needed, such as when its network is being torn down for good.
+    public func invalidate() {
+        let isFirstCall = invalidated.withLock { invalidated in
+            defer { invalidated = true }
+            return !invalidated
+        }
+        if isFirstCall { session.finishTasksAndInvalidate() }
+    }
+
+    /// The body bytes received and not yet read, over every task: what backpressure bounds.
+    var bufferedByteCount: Int {
+        delegate.bufferedByteCount
+    }
+
+    /// The number of tasks that have not ended yet; zero once every task ended.
+    var activeTaskCount: Int {
+        delegate.activeTaskCount
+    }
+}
