@@ -54,7 +54,15 @@ let package = Package(
             ]),
         .testTarget(
             name: "ECNetworkingTestingTests", dependencies: ["ECNetworking", "ECNetworkingTesting", "TestSupport"]),
-        .testTarget(name: "ReadmeTests", dependencies: ["ECNetworking", "ECNetworkingTesting", "TestSupport"]),
+        .testTarget(
+            name: "ReadmeTests",
+            dependencies: [
+                "ECNetworking", "ECNetworkingTesting", "TestSupport",
+                // The README's AsyncHTTPClient snippets create an `HTTPClient`.
+                .product(
+                    name: "AsyncHTTPClient", package: "async-http-client",
+                    condition: .when(traits: ["AsyncHTTPClient"])),
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )
