@@ -30,7 +30,8 @@ step "library build with the AsyncHTTPClient trait, warnings are errors"
 swift build --build-tests -Xswiftc -warnings-as-errors --traits AsyncHTTPClient --scratch-path .build/traits
 
 step "library tests with the AsyncHTTPClient trait"
-swift test --traits AsyncHTTPClient --scratch-path .build/traits
+# The same flags as the build above, so the test run reuses it instead of compiling again.
+swift test -Xswiftc -warnings-as-errors --traits AsyncHTTPClient --scratch-path .build/traits
 
 step "library tests with the AsyncHTTPClient trait under ThreadSanitizer"
 TSAN_OPTIONS="suppressions=$PWD/scripts/thread-sanitizer-suppressions.txt ${TSAN_OPTIONS:-}" \

@@ -128,10 +128,10 @@
 
         @Test("a gzip bomb against a 1 MiB limit fails with responseTooLarge without inflating it")
         func gzipBombAgainstLimit() async throws {
-            // About 1 GiB once decoded, 6.5 MB on the wire.
-            let bomb = GzipFixture.repeating(0x63, matchCount: 4_000_000)
+            // About 1 GB once decoded, 6.5 MB on the wire.
+            let bomb = GzipBomb.body(periods: 500_000)
             let server = try LoopbackHTTPServer { _ in
-                .response(status: 200, headers: ["Content-Encoding": "gzip"], body: bomb.compressed)
+                .response(status: 200, headers: ["Content-Encoding": "gzip"], body: bomb)
             }
             defer { server.stop() }
             let measuresMemory = ProcessMemory.isMeasurable && !ProcessMemory.isUnderThreadSanitizer
@@ -155,10 +155,11 @@
 
         @Test("a body decoding past the configured ratio fails with cannotDecodeContentData, even with no size limit")
         func decompressionRatio() async throws {
-            // About 159 to 1, like every body this fixture builds; 1 GiB once decoded.
-            let bomb = GzipFixture.repeating(0x63, matchCount: 4_000_000)
+            // About 159 to 1, like every body GzipFixture builds; 1 GB once decoded.
+            let periods = 500_000
+            let bomb = GzipBomb.body(periods: periods)
             let server = try LoopbackHTTPServer { _ in
-                .response(status: 200, headers: ["Content-Encoding": "gzip"], body: bomb.compressed)
+                .response(status: 200, headers: ["Content-Encoding": "gzip"], body: bomb)
             }
             defer { server.stop() }
             try await withOwnedTransport(.init(maximumDecompressionRatio: 100)) { transport in
@@ -168,7 +169,7 @@
                     for try await chunk in response.body { received += chunk.count }
                 }
                 #expect(error?.transportCode == .cannotDecodeContentData)
-                #expect(received < bomb.decodedCount / 10)
+                #expect(received < GzipBomb.decodedCount(periods: periods) / 10)
             }
         }
 
