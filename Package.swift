@@ -21,10 +21,11 @@ let package = Package(
     dependencies: [
         // Resolved and built only when a package enables the trait; see scripts/check-default-dependencies.sh.
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
-        // The transport names SwiftNIO's types (ByteBuffer, deadlines, connection errors) that
+        // The transport names SwiftNIO's types (ByteBuffer, deadlines, connection and TLS errors) that
         // async-http-client's API hands out; its own dependencies, so nothing new is resolved.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.26.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
     ],
     targets: [
         .target(
@@ -39,6 +40,7 @@ let package = Package(
                 .product(
                     name: "NIOHTTPCompression", package: "swift-nio-extras",
                     condition: .when(traits: ["AsyncHTTPClient"])),
+                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["AsyncHTTPClient"])),
             ]),
         .target(name: "ECNetworkingTesting", dependencies: ["ECNetworking"]),
         // Helpers every test target shares; not a product, so no user ever sees it.

@@ -5,6 +5,7 @@
     import NIOHTTP1
     import NIOHTTPCompression
     import NIOPosix
+    import NIOSSL
 
     #if canImport(FoundationNetworking)
         import FoundationNetworking
@@ -34,6 +35,8 @@
                 // The connection ended before the body its head announced.
                 return error == .invalidEOFState
                     ? .transport(URLError(.networkConnectionLost)) : .transport(URLError(.badServerResponse))
+            case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError:
+                return .transport(URLError(.secureConnectionFailed))
             case is NIOHTTPDecompression.DecompressionError:
                 return .transport(URLError(.cannotDecodeContentData))
             case let error as NIOHTTPDecompression.ExtraDecompressionError:

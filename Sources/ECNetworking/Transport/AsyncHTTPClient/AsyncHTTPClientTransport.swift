@@ -23,10 +23,11 @@
     ///   redirected response as if nothing had happened.
     ///
     /// Failures are reported as the same ``NetworkError`` cases the `URLSession` transport uses:
-    /// `.transport(URLError)` with `.cannotConnectToHost`, `.timedOut`, `.networkConnectionLost`
-    /// (also for a body shorter than its `Content-Length`), `.cannotDecodeContentData` (a broken
-    /// compressed body, or one past ``Configuration/maximumDecompressionRatio``),
-    /// `.badServerResponse` (an unparsable response), `.unknown`; ``NetworkError/cancelled``;
+    /// `.transport(URLError)` with `.cannotConnectToHost`, `.timedOut`, `.secureConnectionFailed`
+    /// (a failed TLS handshake), `.networkConnectionLost` (also for a body shorter than its
+    /// `Content-Length`), `.cannotDecodeContentData` (a broken compressed body, or one past
+    /// ``Configuration/maximumDecompressionRatio``), `.badServerResponse` (an unparsable
+    /// response), `.unknown`; ``NetworkError/cancelled``;
     /// ``NetworkError/invalidRequest(reason:)`` for a request it cannot send; and
     /// ``NetworkError/invalidated`` after ``shutdown()``. No description carries the URL, a header
     /// or a body.

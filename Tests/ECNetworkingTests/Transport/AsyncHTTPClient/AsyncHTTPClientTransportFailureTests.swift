@@ -29,6 +29,20 @@
             #expect(clock.now - start < promptBound)
         }
 
+        @Test("a TLS handshake the server refuses fails with secureConnectionFailed")
+        func failedHandshake() async throws {
+            // This server speaks plain HTTP and closes a connection that opens with a TLS record.
+            let server = try LoopbackHTTPServer { _ in .response(status: 200) }
+            defer { server.stop() }
+            try await withOwnedTransport { transport in
+                let url = try #require(URL(string: "https://127.0.0.1:\(server.port)/hello"))
+                let error = await networkError {
+                    _ = try await transport.send(TransportRequest(method: .get, url: url))
+                }
+                #expect(error?.transportCode == .secureConnectionFailed)
+            }
+        }
+
         @Test("a body shorter than its Content-Length fails with networkConnectionLost, never a short success")
         func truncatedBody() async throws {
             let server = try LoopbackHTTPServer { _ in .truncated(declaredLength: 100, body: Data("0123456789".utf8)) }
