@@ -16,10 +16,26 @@ swift build --build-tests -Xswiftc -warnings-as-errors
 step "library tests"
 swift test
 
+step "default traits resolve no other package"
+./scripts/check-default-dependencies.sh
+
 step "library tests under ThreadSanitizer"
 # The suppressions cover one known false positive of the concurrency runtime; see the file.
 TSAN_OPTIONS="suppressions=$PWD/scripts/thread-sanitizer-suppressions.txt ${TSAN_OPTIONS:-}" \
   swift test --sanitize=thread --scratch-path .build/tsan
+
+# The AsyncHTTPClient trait builds async-http-client and SwiftNIO; they get their own build folders
+# so the default builds above stay free of them.
+step "library build with the AsyncHTTPClient trait, warnings are errors"
+swift build --build-tests -Xswiftc -warnings-as-errors --traits AsyncHTTPClient --scratch-path .build/traits
+
+step "library tests with the AsyncHTTPClient trait"
+# The same flags as the build above, so the test run reuses it instead of compiling again.
+swift test -Xswiftc -warnings-as-errors --traits AsyncHTTPClient --scratch-path .build/traits
+
+step "library tests with the AsyncHTTPClient trait under ThreadSanitizer"
+TSAN_OPTIONS="suppressions=$PWD/scripts/thread-sanitizer-suppressions.txt ${TSAN_OPTIONS:-}" \
+  swift test --sanitize=thread --traits AsyncHTTPClient --scratch-path .build/tsan-traits
 
 # SwiftPM keeps the build plan of a package that uses this one by path (Example/, Benchmarks/) and
 # does not notice source files added here since it was made: the stale plan then fails with

@@ -38,6 +38,10 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         /// A status line and headers declaring `declaredLength` body bytes, then `prefix` of them,
         /// then nothing until the client goes away or the server stops.
         case stall(status: Int = 200, declaredLength: Int, prefix: Data = Data())
+        /// `head` written as it is (status line, headers, maybe a first part of the body); then,
+        /// with a `gate`, `rest` once the gate is signalled (or after 30 s); then the connection
+        /// closes. For replies the other cases cannot express; see LoopbackHTTPServer+RawReplies.swift.
+        case raw(Data, gate: DispatchSemaphore? = nil, rest: Data = Data())
     }
 
     /// Why the server could not start.
@@ -179,6 +183,11 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             // Waits until the client closes the connection (or `stop()` shuts it down).
             var buffer = [UInt8](repeating: 0, count: 1_024)
             while recv(connection, &buffer, buffer.count, 0) > 0 {}
+            return false
+        case .raw(let head, let gate, let rest):
+            guard write(head, to: connection) else { return false }
+            _ = gate?.wait(timeout: .now() + 30)
+            _ = write(rest, to: connection)
             return false
         }
     }

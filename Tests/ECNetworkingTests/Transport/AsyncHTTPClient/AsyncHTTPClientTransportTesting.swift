@@ -1,0 +1,70 @@
+#if AsyncHTTPClient
+    import Foundation
+    import Testing
+
+    @testable import ECNetworking
+
+    #if canImport(FoundationNetworking)
+        import FoundationNetworking
+    #endif
+
+    /// Runs `body` with a transport that owns its client, and shuts the client down afterwards
+    /// whether `body` threw or not.
+    func withOwnedTransport<Result>(
+        _ configuration: AsyncHTTPClientTransport.Configuration = .init(),
+        _ body: (AsyncHTTPClientTransport) async throws -> Result
+    ) async throws -> Result {
+        let transport = AsyncHTTPClientTransport(configuration: configuration)
+        do {
+            let result = try await body(transport)
+            try await transport.shutdown()
+            return result
+        } catch {
+            try? await transport.shutdown()
+            throw error
+        }
+    }
+
+    extension AsyncHTTPClientTransport {
+        /// Sends a request for `path` on `server`.
+        func send(
+            _ path: String,
+            on server: LoopbackHTTPServer,
+            method: HTTPMethod = .get,
+            headers: HTTPHeaders = [:],
+            body: TransportRequestBody? = nil,
+            limit: Int? = nil,
+            timeout: Duration? = nil
+        ) async throws -> TransportResponse {
+            try await send(
+                TransportRequest(
+                    method: method, url: server.baseURL.appendingPathComponent(path), headers: headers, body: body,
+                    timeout: timeout, maximumResponseSize: limit))
+        }
+    }
+
+    /// The `NetworkError` that `operation` threw; records an issue when it threw something else or
+    /// nothing.
+    func networkError(
+        sourceLocation: SourceLocation = #_sourceLocation,
+        _ operation: () async throws -> Void
+    ) async -> NetworkError? {
+        do {
+            try await operation()
+            Issue.record("expected a NetworkError, but nothing was thrown", sourceLocation: sourceLocation)
+        } catch let error as NetworkError {
+            return error
+        } catch {
+            Issue.record("expected a NetworkError, got \(error)", sourceLocation: sourceLocation)
+        }
+        return nil
+    }
+
+    extension NetworkError {
+        /// The `URLError` code of a `.transport` error.
+        var transportCode: URLError.Code? {
+            if case .transport(let error) = self { return error.code }
+            return nil
+        }
+    }
+#endif

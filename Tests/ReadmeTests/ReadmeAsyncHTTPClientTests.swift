@@ -1,0 +1,47 @@
+#if AsyncHTTPClient
+    import AsyncHTTPClient
+    import ECNetworking
+    import Foundation
+    import Testing
+
+    #if canImport(FoundationNetworking)
+        import FoundationNetworking
+    #endif
+
+    // The README's "AsyncHTTPClient transport" snippets, verbatim; compiled only with the trait.
+    @Suite("README: AsyncHTTPClient transport")
+    struct ReadmeAsyncHTTPClientTests {
+        /// A loopback port nothing listens on: the first port of the reserved range.
+        private let deadURL = URL(string: "http://127.0.0.1:1/users")!
+
+        @Test("the tuned transport reports a refused connection as cannotConnectToHost")
+        func tunedTransport() async throws {
+            let tuned = AsyncHTTPClientTransport(
+                configuration: .init(
+                    maximumConnectionsPerHost: 16, connectTimeout: .seconds(2), idleConnectionTimeout: .seconds(30))
+            )
+
+            do {
+                _ = try await tuned.send(TransportRequest(method: .get, url: deadURL))
+                Issue.record("a send to a port nobody listens on succeeded")
+            } catch NetworkError.transport(let error) {
+                #expect(error.code == .cannotConnectToHost)
+            }
+            try await tuned.shutdown()
+        }
+
+        @Test("a transport over your own client leaves the client running after its own shutdown")
+        func ownClient() async throws {
+            let client = HTTPClient(
+                eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                configuration: HTTPClient.Configuration(
+                    redirectConfiguration: .disallow, decompression: .enabled(limit: .ratio(250)))
+            )
+            let ownClient = AsyncHTTPClientTransport(client: client)
+
+            try await ownClient.shutdown()
+            // Still running: shutting it down here succeeds, where a second shutdown would throw.
+            try await client.shutdown()
+        }
+    }
+#endif
