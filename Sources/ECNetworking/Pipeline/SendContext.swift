@@ -12,6 +12,10 @@ package struct SendContext {
     var timings = NetworkTimings()
     /// The send's own cancellation, which `cancelAll` sets; `nil` until the send is registered.
     package var cancellation: SendCancellation?
+    /// Which send this is, noted on each attempt's request for log entries and integrations.
+    let identity: SendAttempt
+    /// The integrations following this send (see `SendObserver`); usually none.
+    var observations: [any SendObservation] = []
 
     /// Whether the sending task or the send itself was cancelled.
     var isCancelled: Bool {
@@ -20,6 +24,9 @@ package struct SendContext {
 
     init(request: NetworkRequest) {
         self.start = clock.now
+        self.identity = .nextSend(startingAt: start)
+        var request = request
+        request.customProperties[SendAttempt.self] = identity
         self.request = request
     }
 
@@ -34,6 +41,9 @@ package struct SendContext {
         attempts += 1
         for action in stages.began {
             action.requestBegan(request)
+        }
+        for observation in observations {
+            observation.attemptOnWire(request)
         }
         return clock.now
     }
