@@ -6,7 +6,8 @@ import Foundation
 
 /// What makes two requests identical for coalescing: everything the `URLRequest` carries to the
 /// session except the timeout, which each caller keeps for itself. That is the method, the final
-/// URL with its query, the headers (in order), the body and the cache policy.
+/// URL with its query, the headers (in order) but for the trace context, the body and the cache
+/// policy.
 struct CoalescingKey: Hashable, Sendable {
     let method: HTTPMethod
     let url: URL
@@ -25,7 +26,12 @@ struct CoalescingKey: Hashable, Sendable {
         }
         method = wire.request.method
         url = wire.request.url
-        headers = wire.request.headers
+        var headers = wire.request.headers
+        // A tracer gives every attempt its own context; the shared call carries the leader's.
+        for name in Self.traceContextHeaders {
+            headers.remove(name: name)
+        }
+        self.headers = headers
         body = wire.urlRequest.httpBody
         cachePolicy = wire.urlRequest.cachePolicy
         var hasher = Hasher()
@@ -36,6 +42,9 @@ struct CoalescingKey: Hashable, Sendable {
         hasher.combine(cachePolicy)
         fieldsHash = hasher.finalize()
     }
+
+    /// The W3C trace context headers, which differ between otherwise identical requests.
+    private static let traceContextHeaders = ["traceparent", "tracestate"]
 
     func hash(into hasher: inout Hasher) {
         hasher.combine(fieldsHash)
