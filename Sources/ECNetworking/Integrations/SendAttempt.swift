@@ -1,6 +1,6 @@
-/// Which send, and which attempt of it, a request belongs to: the runner notes it on the request
-/// so that log entries and integrations can tell sends and retries apart without any state of
-/// their own. Retries carry it over like any custom property; each attempt renews the number.
+/// Which send, and which attempt of it, a request belongs to: with logging on or an integration
+/// set, the runner notes it on the request so that log entries and integrations can tell sends and
+/// retries apart without any state of their own. Each attempt renews the number.
 struct SendAttempt: Sendable, CustomPropertyKey {
     /// Unique among the sends of the process.
     let sendID: UInt64

@@ -47,7 +47,9 @@ package struct StageRunner: Sendable {
         of request: NetworkRequest,
         _ body: (inout SendContext) async throws -> Value
     ) async throws -> Value {
-        var context = SendContext(request: request)
+        // Only the logging action and the integrations read which send and attempt a request is.
+        var context = SendContext(
+            request: request, identifiesAttempts: configuration.logging || !configuration.observers.isEmpty)
         context.observations = configuration.observers.map { $0.sendStarted(request, redaction: redaction) }
         // Taken now, as each attempt takes its stages: an invalidation that drops the actions
         // while this send is ending must not hide its failure from them.
@@ -172,8 +174,10 @@ package struct StageRunner: Sendable {
     ) async throws -> AttemptOutcome {
         let stages = actions.snapshot
         var prepared = request
-        // Log entries and integrations tell the send and this attempt by it.
-        prepared.customProperties[SendAttempt.self] = context.identity.attempt(context.attempts + 1)
+        if let identity = context.identity {
+            // Log entries and integrations tell the send and this attempt by it.
+            prepared.customProperties[SendAttempt.self] = identity.attempt(context.attempts + 1)
+        }
         // A body's own content type beats a default one; a request's own header beats both.
         prepared.headers.addMissing(
             from: configuration.defaultHeaders,
