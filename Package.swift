@@ -1,6 +1,39 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+// Every integration that needs another package is a trait, off by default, so a package that
+// depends on this one and enables none resolves and builds no other package
+// (scripts/check-default-dependencies.sh checks that).
+
+/// A product of another package, used only when `trait` is enabled.
+func product(_ name: String, of package: String, when trait: String) -> Target.Dependency {
+    .product(name: name, package: package, condition: .when(traits: [trait]))
+}
+
+// async-http-client, and the SwiftNIO types its API hands out (ByteBuffer, deadlines, connection and
+// TLS errors, the decompression limit); all are its own dependencies, so nothing new is resolved.
+let asyncHTTPClient: [Target.Dependency] = [
+    product("AsyncHTTPClient", of: "async-http-client", when: "AsyncHTTPClient"),
+    product("NIOCore", of: "swift-nio", when: "AsyncHTTPClient"),
+    product("NIOHTTP1", of: "swift-nio", when: "AsyncHTTPClient"),
+    product("NIOPosix", of: "swift-nio", when: "AsyncHTTPClient"),
+    product("NIOHTTPCompression", of: "swift-nio-extras", when: "AsyncHTTPClient"),
+    product("NIOSSL", of: "swift-nio-ssl", when: "AsyncHTTPClient"),
+]
+let observability: [Target.Dependency] = [
+    product("Logging", of: "swift-log", when: "Logging"),
+    product("Tracing", of: "swift-distributed-tracing", when: "Tracing"),
+    product("Metrics", of: "swift-metrics", when: "Metrics"),
+]
+// What the tests capture records, spans and metrics with, and the client the transport's tests and
+// the README's snippets build for `AsyncHTTPClientTransport(client:)`.
+let traitTestDependencies: [Target.Dependency] =
+    observability + [
+        product("InMemoryLogging", of: "swift-log", when: "Logging"),
+        product("MetricsTestKit", of: "swift-metrics", when: "Metrics"),
+        product("AsyncHTTPClient", of: "async-http-client", when: "AsyncHTTPClient"),
+    ]
+
 let package = Package(
     name: "ECNetworking",
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
@@ -11,60 +44,35 @@ let package = Package(
     traits: [
         .trait(
             name: "AsyncHTTPClient",
-            description: """
-                Adds AsyncHTTPClientTransport, which sends through swift-server's async-http-client \
-                (SwiftNIO) instead of URLSession. Off by default, so that a package using ECNetworking \
-                resolves and builds no other package unless it asks for this one.
-                """),
+            description: "Adds AsyncHTTPClientTransport, which sends through swift-server's async-http-client (SwiftNIO)."
+        ),
+        .trait(name: "Logging", description: "Log events as structured swift-log records through a Logger."),
+        .trait(name: "Tracing", description: "A swift-distributed-tracing span per send and per attempt."),
+        .trait(name: "Metrics", description: "Request duration, retry and activity metrics through swift-metrics."),
         .default(enabledTraits: []),
     ],
     dependencies: [
-        // Resolved and built only when a package enables the trait; see scripts/check-default-dependencies.sh.
         .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
-        // The transport names SwiftNIO's types (ByteBuffer, deadlines, connection and TLS errors) that
-        // async-http-client's API hands out; its own dependencies, so nothing new is resolved.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
         .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.26.0"),
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     ],
     targets: [
-        .target(
-            name: "ECNetworking",
-            dependencies: [
-                .product(
-                    name: "AsyncHTTPClient", package: "async-http-client",
-                    condition: .when(traits: ["AsyncHTTPClient"])),
-                .product(name: "NIOCore", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
-                .product(name: "NIOHTTP1", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
-                .product(name: "NIOPosix", package: "swift-nio", condition: .when(traits: ["AsyncHTTPClient"])),
-                .product(
-                    name: "NIOHTTPCompression", package: "swift-nio-extras",
-                    condition: .when(traits: ["AsyncHTTPClient"])),
-                .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["AsyncHTTPClient"])),
-            ]),
+        .target(name: "ECNetworking", dependencies: asyncHTTPClient + observability),
         .target(name: "ECNetworkingTesting", dependencies: ["ECNetworking"]),
         // Helpers every test target shares; not a product, so no user ever sees it.
         .target(name: "TestSupport", dependencies: ["ECNetworking"], path: "Tests/TestSupport"),
         .testTarget(
             name: "ECNetworkingTests",
-            dependencies: [
-                "ECNetworking", "ECNetworkingTesting", "TestSupport",
-                // The transport's tests build their own `HTTPClient` for `init(client:)`.
-                .product(
-                    name: "AsyncHTTPClient", package: "async-http-client",
-                    condition: .when(traits: ["AsyncHTTPClient"])),
-            ]),
+            dependencies: ["ECNetworking", "ECNetworkingTesting", "TestSupport"] + traitTestDependencies),
         .testTarget(
             name: "ECNetworkingTestingTests", dependencies: ["ECNetworking", "ECNetworkingTesting", "TestSupport"]),
         .testTarget(
             name: "ReadmeTests",
-            dependencies: [
-                "ECNetworking", "ECNetworkingTesting", "TestSupport",
-                // The README's AsyncHTTPClient snippets create an `HTTPClient`.
-                .product(
-                    name: "AsyncHTTPClient", package: "async-http-client",
-                    condition: .when(traits: ["AsyncHTTPClient"])),
-            ]),
+            dependencies: ["ECNetworking", "ECNetworkingTesting", "TestSupport"] + traitTestDependencies),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -6,7 +6,8 @@ import Foundation
 
 /// What makes two requests identical for coalescing: everything the ``TransportRequest`` carries to the
 /// transport except the timeout, which each caller keeps for itself. That is the method, the final
-/// URL with its query, the headers (in order), the body and the cache policy.
+/// URL with its query, the headers (in order) but for the trace context, the body and the cache
+/// policy.
 struct CoalescingKey: Hashable, Sendable {
     let method: HTTPMethod
     let url: URL
@@ -25,7 +26,13 @@ struct CoalescingKey: Hashable, Sendable {
         }
         method = wire.request.method
         url = wire.request.url
-        headers = wire.request.headers
+        var headers = wire.request.headers
+        // A tracer gives every attempt its own context; the shared call carries the leader's. Checked
+        // first, since removing copies the fields even when none matches.
+        for name in Self.traceContextHeaders where headers.contains(name: name) {
+            headers.remove(name: name)
+        }
+        self.headers = headers
         if case .bytes(let data)? = wire.transportRequest.body?.source { body = data } else { body = nil }
         cachePolicy = wire.transportRequest.cachePolicy ?? .useProtocolCachePolicy
         var hasher = Hasher()
@@ -36,6 +43,9 @@ struct CoalescingKey: Hashable, Sendable {
         hasher.combine(cachePolicy)
         fieldsHash = hasher.finalize()
     }
+
+    /// The W3C trace context headers, which differ between otherwise identical requests.
+    private static let traceContextHeaders = ["traceparent", "tracestate"]
 
     func hash(into hasher: inout Hasher) {
         hasher.combine(fieldsHash)

@@ -8,6 +8,11 @@ import Foundation
 /// before a response. The secrets ``NetworkConfiguration/sensitiveData`` names are redacted
 /// everywhere: URLs, headers, body previews, the cURL line and the failure line, whose error
 /// description shows the response body through the same redaction.
+///
+/// Each entry reaches the sink as a ``NetworkLogEvent`` with a level (requests `debug`, answers
+/// `info` or, from status 400, `warning`, failures `error`, cancellations `notice`) and the send's
+/// id, the attempt number, method, redacted URL, status and duration; entries below
+/// ``LoggingOptions/minimumLevel`` are not built at all.
 struct LoggingAction: RequestBeganAction, ResponseBeganAction {
     let options: LoggingOptions
     private let redaction: Redaction
@@ -18,43 +23,81 @@ struct LoggingAction: RequestBeganAction, ResponseBeganAction {
     }
 
     func requestBegan(_ request: NetworkRequest) {
-        var lines = ["--> \(Self.method(of: request)) \(redaction.url(request.url))"]
+        guard options.minimumLevel <= .debug else { return }
+        let url = redaction.url(request.url)
+        var message = "--> \(Self.method(of: request)) \(url)"
         if request.customProperties[JoinedIdenticalRequest.self] {
-            lines[0] += " (joined an identical request on the wire)"
+            message += " (joined an identical request on the wire)"
         }
-        lines += headerLines(request.headers)
+        var details = headerLines(request.headers)
         if case .data(let data, _)? = request.body?.content, !data.isEmpty {
-            lines.append("    body: \(preview(data, contentType: request.headers["Content-Type"]))")
+            details.append("    body: \(preview(data, contentType: request.headers["Content-Type"]))")
         }
         if options.includesCURLCommand {
-            lines.append("    \(CURLCommand.render(request, redaction: redaction))")
+            details.append("    \(CURLCommand.render(request, redaction: redaction))")
         }
-        options.sink.write(lines.joined(separator: "\n"))
+        emit(.debug, .request, message, details: details, request: request, url: url)
     }
 
     func responseBegan(request: NetworkRequest, response: NetworkResponse) {
-        let milliseconds = Int((response.timings.transport.seconds * 1000).rounded())
-        var lines = [
-            "<-- \(response.statusCode) \(Self.method(of: request)) \(redaction.url(request.url)) (\(milliseconds) ms)"
-        ]
-        lines += headerLines(response.headers)
+        let level: NetworkLogEvent.Level = response.statusCode >= 400 ? .warning : .info
+        guard options.minimumLevel <= level else { return }
+        let duration = response.timings.transport
+        let milliseconds = Int((duration.seconds * 1000).rounded())
+        let url = redaction.url(request.url)
+        let message = "<-- \(response.statusCode) \(Self.method(of: request)) \(url) (\(milliseconds) ms)"
+        var details = headerLines(response.headers)
         if !response.body.isEmpty {
-            lines.append("    body: \(preview(response.body, contentType: response.headers["Content-Type"]))")
+            details.append("    body: \(preview(response.body, contentType: response.headers["Content-Type"]))")
         }
-        options.sink.write(lines.joined(separator: "\n"))
+        emit(
+            level, .response, message, details: details, request: request, url: url,
+            statusCode: response.statusCode, duration: duration)
     }
 
     /// Logs a send that ended in an error, so transport failures and cancellations show up too.
     func logFailure(of request: NetworkRequest, error: any Error) {
+        let isCancellation = (error as? NetworkError)?.isCancellation == true || error is CancellationError
+        let level: NetworkLogEvent.Level = isCancellation ? .notice : .error
+        guard options.minimumLevel <= level else { return }
         let reason = redaction.describe(error)
-        options.sink.write("<-- failed \(Self.method(of: request)) \(redaction.url(of: request)): \(reason)")
+        let url = redaction.url(of: request)
+        let attempt = request.customProperties[SendAttempt.self]
+        emit(
+            level, .failure, "<-- failed \(Self.method(of: request)) \(url): \(reason)", request: request, url: url,
+            statusCode: (error as? NetworkError)?.response?.statusCode,
+            duration: attempt.map { ContinuousClock.now - $0.sendStart })
     }
 
     /// Logs an answer served from a response store, which no action stage sees.
     func logStoredValue(of request: NetworkRequest, age: Duration, reason: String) {
+        guard options.minimumLevel <= .info else { return }
         let seconds = Int(age.components.seconds)
-        options.sink.write(
-            "<-- stored \(Self.method(of: request)) \(redaction.url(of: request)) (age \(seconds) s, \(reason))")
+        let url = redaction.url(of: request)
+        options.sink.log(
+            NetworkLogEvent(
+                level: .info, kind: .storedAnswer,
+                message: "<-- stored \(Self.method(of: request)) \(url) (age \(seconds) s, \(reason))",
+                method: Self.method(of: request), url: url))
+    }
+
+    /// Hands one entry about `request`'s send and attempt to the sink.
+    private func emit(
+        _ level: NetworkLogEvent.Level,
+        _ kind: NetworkLogEvent.Kind,
+        _ message: String,
+        details: [String] = [],
+        request: NetworkRequest,
+        url: String,
+        statusCode: Int? = nil,
+        duration: Duration? = nil
+    ) {
+        let attempt = request.customProperties[SendAttempt.self]
+        options.sink.log(
+            NetworkLogEvent(
+                level: level, kind: kind, message: message, details: details, sendID: attempt?.sendID,
+                attempt: attempt.flatMap { $0.number > 0 ? $0.number : nil }, method: Self.method(of: request),
+                url: url, statusCode: statusCode, duration: duration))
     }
 
     private func headerLines(_ headers: HTTPHeaders) -> [String] {

@@ -83,6 +83,9 @@ public struct NetworkConfiguration: Sendable {
     /// cancellation and ``URLSessionNetwork/cancelAll()`` cancel; without one, actions run in the
     /// sending task, which costs less, and `cancelAll()` ends the send once the action returns.
     public var actionTimeout: Duration?
+    /// The integrations that follow every send (tracing, metrics); set through their own
+    /// properties, such as `tracer` and `metricsFactory`.
+    var observers: [any SendObserver] = []
 
     /// Where the logging action writes; a shortcut for `loggingOptions.sink`.
     public var logSink: LogSink {

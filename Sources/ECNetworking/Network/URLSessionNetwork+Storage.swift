@@ -41,6 +41,7 @@ extension URLSessionNetwork {
             decode: { try decode(request, from: $0) },
             logStored: { value, reason in
                 loggingAction?.logStoredValue(of: built.request, age: value.age, reason: reason)
+                runner.reportStoredAnswer(built.request)
             },
             fetch: { stored in
                 try await fetch(request, built: built, stored: stored, storage: storage, priority: priority)
@@ -72,6 +73,7 @@ extension URLSessionNetwork {
             decode: { try self.decode(request, from: $0) },
             logStored: { request, value in
                 self.loggingAction?.logStoredValue(of: request, age: value.age, reason: "until the network answers")
+                self.runner.reportStoredAnswer(request)
             },
             fetch: { built, stored in
                 try await self.fetch(request, built: built, stored: stored, storage: storage, priority: priority)

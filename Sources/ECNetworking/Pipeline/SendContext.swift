@@ -12,15 +12,27 @@ package struct SendContext {
     var timings = NetworkTimings()
     /// The send's own cancellation, which `cancelAll` sets; `nil` until the send is registered.
     package var cancellation: SendCancellation?
+    /// Which send this is, noted on each attempt's request for the log entries and integrations;
+    /// `nil` when there are none, so a send without them pays nothing for it.
+    let identity: SendAttempt?
+    /// The integrations following this send (see `SendObserver`); usually none.
+    var observations: [any SendObservation] = []
 
     /// Whether the sending task or the send itself was cancelled.
     var isCancelled: Bool {
         Task.isCancelled || cancellation?.isCancelled == true
     }
 
-    init(request: NetworkRequest) {
+    init(request: NetworkRequest, identifiesAttempts: Bool = false) {
         self.start = clock.now
         self.request = request
+        if identifiesAttempts {
+            let identity = SendAttempt.nextSend(startingAt: start)
+            self.request.customProperties[SendAttempt.self] = identity
+            self.identity = identity
+        } else {
+            self.identity = nil
+        }
     }
 
     /// Counts the attempt and tells the began actions once `request` is on the wire; returns the
@@ -34,6 +46,9 @@ package struct SendContext {
         attempts += 1
         for action in stages.began {
             action.requestBegan(request)
+        }
+        for observation in observations {
+            observation.attemptOnWire(request)
         }
         return clock.now
     }

@@ -47,27 +47,41 @@ package struct StageRunner: Sendable {
         of request: NetworkRequest,
         _ body: (inout SendContext) async throws -> Value
     ) async throws -> Value {
-        var context = SendContext(request: request)
+        // Only the logging action and the integrations read which send and attempt a request is.
+        var context = SendContext(
+            request: request, identifiesAttempts: configuration.logging || !configuration.observers.isEmpty)
+        context.observations = configuration.observers.map { $0.sendStarted(request, redaction: redaction) }
         // Taken now, as each attempt takes its stages: an invalidation that drops the actions
         // while this send is ending must not hide its failure from them.
         let failureActions = actions.failureActions
         do {
             let value = try await body(&context)
-            report(context.metrics(error: nil))
+            report(context.metrics(error: nil), to: context.observations)
             return value
         } catch {
             // Like every other action, they get the request as sent, unredacted.
             for action in failureActions {
                 action.requestFailed(context.request, error: error)
             }
-            report(context.metrics(error: error))
+            report(context.metrics(error: error), to: context.observations)
             throw error
         }
     }
 
+    /// Tells the integrations that a response store answered `request` without a network call.
+    package func reportStoredAnswer(_ request: NetworkRequest) {
+        for observer in configuration.observers {
+            observer.storedAnswer(request)
+        }
+    }
+
     /// Hands `metrics` to the hook with its request redacted: a hook typically forwards what it
-    /// gets to an analytics or monitoring service, which must not receive credentials.
-    private func report(_ metrics: RequestMetrics) {
+    /// gets to an analytics or monitoring service, which must not receive credentials. The
+    /// integrations get them as they are, and redact what they pass on themselves.
+    private func report(_ metrics: RequestMetrics, to observations: [any SendObservation]) {
+        for observation in observations {
+            observation.sendEnded(metrics)
+        }
         guard let handler = configuration.metricsHandler else { return }
         var redacted = metrics
         redacted.request = redaction.request(metrics.request)
@@ -127,15 +141,43 @@ package struct StageRunner: Sendable {
         case retry(after: Duration)
     }
 
-    /// Runs one attempt: will-begin, transport, response-began, completed, validation.
+    /// Runs one attempt and tells the integrations how it ended.
     private func attempt<Transport: AttemptTransport>(
         _ request: NetworkRequest,
         priority: RequestPriority,
         through transport: Transport,
         context: inout SendContext
     ) async throws -> AttemptOutcome {
+        guard !context.observations.isEmpty else {
+            return try await runStages(of: request, priority: priority, through: transport, context: &context)
+        }
+        do {
+            let outcome = try await runStages(of: request, priority: priority, through: transport, context: &context)
+            for observation in context.observations {
+                observation.attemptEnded(response: context.response, error: nil)
+            }
+            return outcome
+        } catch {
+            for observation in context.observations {
+                observation.attemptEnded(response: (error as? NetworkError)?.response, error: error)
+            }
+            throw error
+        }
+    }
+
+    /// Runs one attempt's stages: will-begin, transport, response-began, completed, validation.
+    private func runStages<Transport: AttemptTransport>(
+        of request: NetworkRequest,
+        priority: RequestPriority,
+        through transport: Transport,
+        context: inout SendContext
+    ) async throws -> AttemptOutcome {
         let stages = actions.snapshot
         var prepared = request
+        if let identity = context.identity {
+            // Log entries and integrations tell the send and this attempt by it.
+            prepared.customProperties[SendAttempt.self] = identity.attempt(context.attempts + 1)
+        }
         // A body's own content type beats a default one; a request's own header beats both.
         prepared.headers.addMissing(
             from: configuration.defaultHeaders,
@@ -154,6 +196,9 @@ package struct StageRunner: Sendable {
         }
         // A storage send's validators go on only now that the actions have said whose request it is.
         prepared.applyPendingRevalidation()
+        for observation in context.observations {
+            observation.attemptWillSend(&prepared)
+        }
         context.request = prepared
         context.timings.willBegin = context.elapsed(since: willBeginStart)
 

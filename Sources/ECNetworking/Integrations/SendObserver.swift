@@ -1,0 +1,55 @@
+/// Follows every send of a network from start to end, for the integrations that need to see
+/// more than one action stage can: a trace span per send and per attempt, a duration timer and
+/// counters. The ``StageRunner`` tells it; it never changes how a send goes, except for the
+/// headers ``SendObservation/attemptWillSend(_:)`` adds (trace context).
+///
+/// Kept in ``NetworkConfiguration``'s observers, set through the integrations' own properties
+/// (`tracer`, `metricsFactory`), so every send, typed, raw, through storage or through a
+/// `FakeNetwork`, passes by it exactly once.
+protocol SendObserver: Sendable {
+    /// Called once as a send starts, in the sending task; the observation it returns hears about
+    /// that send's attempts and its end.
+    func sendStarted(_ request: NetworkRequest, redaction: Redaction) -> any SendObservation
+
+    /// Called when a response store answers without a network call, which is no send.
+    func storedAnswer(_ request: NetworkRequest)
+}
+
+/// One send as a ``SendObserver`` follows it. The runner calls it from the sending task, in
+/// order: for each attempt `attemptWillSend`, maybe `attemptOnWire`, then `attemptEnded`; and
+/// `sendEnded` exactly once, last, whether the send returned, failed or was cancelled.
+protocol SendObservation: Sendable {
+    /// The attempt's request, after the will-begin actions and before the wire; the observer may
+    /// add headers to it.
+    func attemptWillSend(_ request: inout NetworkRequest)
+    /// The request went on the wire, or joined an identical request on the wire.
+    func attemptOnWire(_ request: NetworkRequest)
+    /// The attempt ended: with `error` nil it produced `response` (which a completed action may
+    /// still have answered with a retry).
+    func attemptEnded(response: NetworkResponse?, error: (any Error)?)
+    /// The send ended, as the metrics hook sees it.
+    func sendEnded(_ metrics: RequestMetrics)
+}
+
+extension SendObserver {
+    func storedAnswer(_ request: NetworkRequest) {}
+}
+
+extension SendObservation {
+    func attemptWillSend(_ request: inout NetworkRequest) {}
+    func attemptOnWire(_ request: NetworkRequest) {}
+    func attemptEnded(response: NetworkResponse?, error: (any Error)?) {}
+}
+
+extension NetworkConfiguration {
+    /// Replaces the observer of type `Observer` with `observer`, or removes it when `nil`.
+    mutating func setObserver<Observer: SendObserver>(_ observer: Observer?) {
+        observers.removeAll { $0 is Observer }
+        if let observer { observers.append(observer) }
+    }
+
+    /// The observer of type `Observer`, if one is set.
+    func observer<Observer: SendObserver>(of type: Observer.Type) -> Observer? {
+        observers.lazy.compactMap { $0 as? Observer }.first
+    }
+}

@@ -1,0 +1,153 @@
+#if Metrics
+    import ECNetworking
+    import ECNetworkingTesting
+    import Foundation
+    import Metrics
+    import MetricsTestKit
+    import TestSupport
+    import Testing
+
+    /// A network over `session` whose metrics go to `metrics`.
+    private func makeMeasuredNetwork(
+        session: MockSession,
+        metrics: TestMetrics,
+        configure: (inout NetworkConfiguration) -> Void = { _ in }
+    ) -> URLSessionNetwork {
+        makeNetwork(session: session) { configuration in
+            configuration.metricsFactory = metrics
+            configure(&configuration)
+        }
+    }
+
+    /// The sum of every counter labelled `label`, whatever its dimensions.
+    private func total(_ metrics: TestMetrics, _ label: String) -> Int64 {
+        metrics.counters(label: label).reduce(0) { $0 + $1.totalValue }
+    }
+
+    @Suite("Metrics trait: duration, counters and the active requests meter")
+    struct MetricsIntegrationTests {
+        private let profileURL = testBaseURL.appendingPathComponent("profiles/4711")
+
+        @Test("each send records its duration once, by method, status class and outcome; never by path")
+        func durationDimensions() async throws {
+            let metrics = TestMetrics()
+            let session = MockSession()
+            session.stub(
+                with: [MockResponse(statusCode: 200), MockResponse(statusCode: 404), MockResponse(statusCode: 200)])
+            let network = makeMeasuredNetwork(session: session, metrics: metrics)
+
+            _ = try await network.send(NetworkRequest(url: profileURL))
+            await #expect(throws: NetworkError.self) { _ = try await network.send(NetworkRequest(url: profileURL)) }
+            _ = try await network.send(NetworkRequest(method: "PROPFIND", url: profileURL))
+
+            let success = try metrics.expectTimer(
+                "http.client.request.duration",
+                [("http.request.method", "GET"), ("http.response.status_class", "2xx"), ("outcome", "success")])
+            #expect(success.values.count == 1)
+            #expect(success.values.allSatisfy { $0 >= 0 })
+            let failure = try metrics.expectTimer(
+                "http.client.request.duration",
+                [("http.request.method", "GET"), ("http.response.status_class", "4xx"), ("outcome", "failure")])
+            #expect(failure.values.count == 1)
+            let other = try metrics.expectTimer(
+                "http.client.request.duration",
+                [("http.request.method", "_OTHER"), ("http.response.status_class", "2xx"), ("outcome", "success")])
+            #expect(other.values.count == 1)
+            let dimensionValues = (metrics.timers.flatMap(\.dimensions) + metrics.meters.flatMap(\.dimensions))
+                .map(\.1)
+            #expect(!dimensionValues.contains { $0.contains("4711") || $0.contains("/") })
+        }
+
+        @Test("retries are counted by who asked for them")
+        func retries() async throws {
+            let metrics = TestMetrics()
+            let session = MockSession()
+            session.stub(with: [
+                MockResponse(statusCode: 503), MockResponse(statusCode: 503), MockResponse(statusCode: 200),
+            ])
+            let network = makeMeasuredNetwork(session: session, metrics: metrics) {
+                $0.retryPolicy = RetryPolicy(baseDelay: .zero, jitter: 0)
+            }
+
+            _ = try await network.send(NetworkRequest(url: profileURL))
+
+            let counter = try metrics.expectCounter(
+                "http.client.retries", [("http.request.method", "GET"), ("retry.requester", "retry_policy")])
+            #expect(counter.totalValue == 2)
+        }
+
+        @Test("a send that joins an identical one on the wire counts as coalesced")
+        func coalescedSends() async throws {
+            let metrics = TestMetrics()
+            let session = MockSession()
+            session.stub(with: MockResponse(statusCode: 200, delay: .milliseconds(500)))
+            let network = makeMeasuredNetwork(session: session, metrics: metrics) {
+                $0.coalescesIdenticalRequests = true
+            }
+
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<5 { group.addTask { _ = try await network.send(NetworkRequest(url: profileURL)) } }
+                try await group.waitForAll()
+            }
+
+            try #require(session.recordedRequests.count == 1)
+            #expect(total(metrics, "http.client.coalesced_sends") == 4)
+        }
+
+        @Test("an answer from a response store is counted, and makes no send")
+        func storedAnswers() async throws {
+            let metrics = TestMetrics()
+            let session = MockSession()
+            session.stub(with: MockResponse(statusCode: 200))
+            let network = makeMeasuredNetwork(session: session, metrics: metrics)
+            let store = InMemoryResponseStore()
+            await store.store(StorageFixtures.stored(StorageFixtures.ada), for: StorageFixtures.usersKey)
+
+            let result = try await network.send(StorableUsersRequest(), storage: store, policy: .storedIfFresh)
+
+            #expect(result.source == .store)
+            #expect(total(metrics, "http.client.stored_answers") == 1)
+            #expect(metrics.timers(label: "http.client.request.duration").isEmpty)
+        }
+
+        @Test("an attempt sent again with a refreshed credential counts as a refresh")
+        func refreshes() async throws {
+            let metrics = TestMetrics()
+            let session = MockSession()
+            session.stub(.header(name: "Authorization", value: "Bearer old"), with: MockResponse(statusCode: 401))
+            session.stub(.header(name: "Authorization", value: "Bearer new"), with: MockResponse(statusCode: 204))
+            let network = makeMeasuredNetwork(session: session, metrics: metrics)
+            let authenticator = CountingAuthenticator()
+            network.add(
+                action: AuthenticatingAction(authenticator: authenticator, credential: TestCredential(token: "old")))
+
+            try await network.send(FetchProfile(id: 1))
+            try await network.send(FetchProfile(id: 2))
+
+            #expect(authenticator.refreshes.count == 1)
+            #expect(session.authorizations == ["Bearer old", "Bearer new", "Bearer new"])
+            #expect(total(metrics, "http.client.refreshes") == 1)
+        }
+
+        @Test("the active requests meter counts a send while it runs and drops it when it is cancelled")
+        func activeRequests() async throws {
+            let metrics = TestMetrics()
+            let session = MockSession()
+            session.stub(with: MockResponse(statusCode: 200, delay: longDelay))
+            let network = makeMeasuredNetwork(session: session, metrics: metrics)
+
+            let task = Task { try await network.send(NetworkRequest(url: profileURL)) }
+            try await waitUntil { session.recordedRequests.count == 1 }
+            let meter = try metrics.expectMeter("http.client.active_requests", [("http.request.method", "GET")])
+            #expect(meter.lastValue == 1)
+            task.cancel()
+            await expectCancellation(of: task)
+
+            #expect(meter.lastValue == 0)
+            let cancelled = try metrics.expectTimer(
+                "http.client.request.duration",
+                [("http.request.method", "GET"), ("http.response.status_class", "none"), ("outcome", "cancelled")])
+            #expect(cancelled.values.count == 1)
+        }
+    }
+#endif
