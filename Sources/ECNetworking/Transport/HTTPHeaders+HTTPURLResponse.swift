@@ -8,10 +8,14 @@ extension HTTPHeaders {
     /// The header fields of a response a `URLSession` delivered. Foundation has already joined
     /// repeated names into one value, which is all it keeps.
     init(_ response: HTTPURLResponse) {
-        self.init()
-        for (name, value) in response.allHeaderFields {
+        let allFields = response.allHeaderFields
+        var fields: [Field] = []
+        // Sized once: appending to an empty array reallocates as it grows, on every response.
+        fields.reserveCapacity(allFields.count)
+        for (name, value) in allFields {
             // The keys and values are strings in practice; interpolation is only the fallback.
-            add(name: name as? String ?? "\(name)", value: value as? String ?? "\(value)")
+            fields.append(Field(name: name as? String ?? "\(name)", value: value as? String ?? "\(value)"))
         }
+        self.init(fields)
     }
 }

@@ -10,8 +10,15 @@ import Foundation
 /// The session applies its own rules before the library sees a response: a `URLSession` follows
 /// redirects itself, with its own limit and without removing credentials, so the network pairs
 /// this transport with ``RedirectFollower/disabled``.
-struct SessionTransport: HTTPTransport {
+///
+/// A class, not a struct: its one reference fits inside an `any HTTPTransport`, where the struct,
+/// holding an existential itself, did not, so every copy of the network's transport allocated.
+final class SessionTransport: HTTPTransport {
     let session: any Session
+
+    init(session: any Session) {
+        self.session = session
+    }
 
     private typealias Handoff = OneShotHandoff<
         UnsafeContinuation<TransportResponse, any Error>, Result<TransportResponse, any Error>, (any SessionTask)?
