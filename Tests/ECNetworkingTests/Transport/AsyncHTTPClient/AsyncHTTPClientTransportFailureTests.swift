@@ -14,6 +14,21 @@
         private let clock = ContinuousClock()
         private let megabyte = TransportTestRoutes.megabyte
 
+        /// Runs `body` with a server that holds every answer until `body` returns, as a stuck
+        /// server does.
+        private func withHeldServer(_ body: (LoopbackHTTPServer) async throws -> Void) async throws {
+            let release = DispatchSemaphore(value: 0)
+            let server = try LoopbackHTTPServer { _ in
+                _ = release.wait(timeout: .now() + 30)
+                return .response(status: 200)
+            }
+            defer {
+                release.signal()
+                server.stop()
+            }
+            try await body(server)
+        }
+
         @Test("a port nobody listens on fails at once with cannotConnectToHost")
         func deadPort() async throws {
             let server = try LoopbackHTTPServer { _ in .response(status: 200) }
@@ -56,43 +71,29 @@
 
         @Test("a head that does not arrive by the request's timeout fails with timedOut")
         func headTimeout() async throws {
-            let release = DispatchSemaphore(value: 0)
-            let server = try LoopbackHTTPServer { _ in
-                _ = release.wait(timeout: .now() + 30)
-                return .response(status: 200)
-            }
-            defer {
-                release.signal()
-                server.stop()
-            }
-            try await withOwnedTransport { transport in
-                let error = await networkError {
-                    _ = try await transport.send("slow", on: server, timeout: .milliseconds(300))
+            try await withHeldServer { server in
+                try await withOwnedTransport { transport in
+                    let error = await networkError {
+                        _ = try await transport.send("slow", on: server, timeout: .milliseconds(300))
+                    }
+                    #expect(error?.transportCode == .timedOut)
                 }
-                #expect(error?.transportCode == .timedOut)
             }
         }
 
         @Test("cancelling the sending task before the head ends the exchange with cancelled")
         func cancelBeforeHead() async throws {
-            let release = DispatchSemaphore(value: 0)
-            let server = try LoopbackHTTPServer { _ in
-                _ = release.wait(timeout: .now() + 30)
-                return .response(status: 200)
-            }
-            defer {
-                release.signal()
-                server.stop()
-            }
-            try await withOwnedTransport { transport in
-                let send = Task { try await transport.send("slow", on: server) }
-                try await waitUntil { server.requests.count == 1 }
-                let start = clock.now
-                send.cancel()
+            try await withHeldServer { server in
+                try await withOwnedTransport { transport in
+                    let send = Task { try await transport.send("slow", on: server) }
+                    try await waitUntil { server.requests.count == 1 }
+                    let start = clock.now
+                    send.cancel()
 
-                let error = await networkError { _ = try await send.value }
-                #expect(error?.isCancellation == true)
-                #expect(clock.now - start < promptBound)
+                    let error = await networkError { _ = try await send.value }
+                    #expect(error?.isCancellation == true)
+                    #expect(clock.now - start < promptBound)
+                }
             }
         }
 
