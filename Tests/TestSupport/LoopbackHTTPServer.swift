@@ -45,6 +45,8 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         /// closes. For replies the other cases cannot express; see the transport tests'
         /// LoopbackHTTPServer+RawReplies.swift.
         case raw(Data, gate: DispatchSemaphore? = nil, rest: Data = Data())
+        /// Nothing at all: no head, no body, until the client goes away or the server stops.
+        case silence
         /// `bytes` written as they are, then the connection reset (a TCP RST, not an orderly
         /// close), as a server that crashes mid-response does.
         case reset(Data)
@@ -196,6 +198,10 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             guard write(head, to: connection) else { return false }
             _ = gate?.wait(timeout: .now() + 30)
             _ = write(rest, to: connection)
+            return false
+        case .silence:
+            var buffer = [UInt8](repeating: 0, count: 1_024)
+            while recv(connection, &buffer, buffer.count, 0) > 0 {}
             return false
         case .reset(let bytes):
             _ = write(bytes, to: connection)
