@@ -8,7 +8,10 @@ let package = Package(
     // Hummingbird needs macOS 14; `Synchronization.Mutex` needs macOS 15.
     platforms: [.macOS(.v15)],
     dependencies: [
-        .package(name: "ECNetworking", path: ".."),
+        // With the trait, so the `ahc` scenario can measure AsyncHTTPClientTransport.
+        .package(name: "ECNetworking", path: "..", traits: ["AsyncHTTPClient"]),
+        // The raw client the transport is measured against; the same version the library resolves.
+        .package(url: "https://github.com/swift-server/async-http-client.git", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         // Already in Hummingbird's graph; declared because the server imports these modules directly.
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
@@ -22,6 +25,7 @@ let package = Package(
             name: "Benchmarks",
             dependencies: [
                 .product(name: "ECNetworking", package: "ECNetworking"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -2,6 +2,7 @@
     import AsyncHTTPClient
     import ECNetworking
     import Foundation
+    import TestSupport
     import Testing
 
     #if canImport(FoundationNetworking)
@@ -13,6 +14,23 @@
     struct ReadmeAsyncHTTPClientTests {
         /// A loopback port nothing listens on: the first port of the reserved range.
         private let deadURL = URL(string: "http://127.0.0.1:1/users")!
+
+        @Test("the one line that sends through AsyncHTTPClientTransport reaches a loopback server")
+        func oneLine() async throws {
+            let server = try LoopbackHTTPServer { _ in
+                .response(status: 200, headers: ["Content-Type": "application/json"], body: Data("[]".utf8))
+            }
+            defer { server.stop() }
+            let configuration = NetworkConfiguration(baseURL: server.baseURL)
+
+            let network = URLSessionNetwork(configuration: configuration, transport: AsyncHTTPClientTransport())
+
+            let response = try await network.send(NetworkRequest(url: server.baseURL.appendingPathComponent("users")))
+            #expect(response.statusCode == 200)
+            #expect(response.body == Data("[]".utf8))
+            // The transport's own User-Agent shows that it, not URLSession, carried the request.
+            #expect(server.requests.first?.header("User-Agent") == "ECNetworking")
+        }
 
         @Test("the tuned transport reports a refused connection as cannotConnectToHost")
         func tunedTransport() async throws {

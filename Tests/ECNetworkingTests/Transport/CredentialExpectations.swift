@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 /// Checks what a redirect to another origin forwarded: no credentials, but the ordinary

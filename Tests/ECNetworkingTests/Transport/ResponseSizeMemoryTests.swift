@@ -13,7 +13,8 @@ import Testing
 ///
 /// Peak memory is a property of a whole process, and other tests run in parallel in this one, so
 /// each scenario runs alone in a child process: the test binary itself, filtered to
-/// ``scenario()``, which reports its own peak growth to a file.
+/// ``scenario()``, which reports its own peak growth to a file. Each runs through the library
+/// over every transport (see ``TransportKind``), so the bound holds whichever carries the body.
 @Suite("Response size limit bounds memory", .timeLimit(.minutes(2)))
 struct ResponseSizeMemoryTests {
     /// A transfer that must stop at a 1 MiB limit.
@@ -38,6 +39,7 @@ struct ResponseSizeMemoryTests {
 
     static let scenarioVariable = "ECNETWORKING_MEMORY_SCENARIO"
     static let outputVariable = "ECNETWORKING_MEMORY_OUTPUT"
+    static let transportVariable = "ECNETWORKING_MEMORY_TRANSPORT"
     static let limit = 1_048_576
     /// The bar: peak growth of at most a few times the limit.
     static let allowedGrowth = 8 * 1_048_576
@@ -51,9 +53,9 @@ struct ResponseSizeMemoryTests {
         .enabled(if: !ProcessMemory.isUnderThreadSanitizer, "the plain test run measures memory"),
         // One child at a time: each is busy for a second or two, and the machine may have two cores.
         .serialized,
-        arguments: Scenario.allCases)
-    func peakMemoryGrowth(_ scenario: Scenario) async throws {
-        let measurement = try await Self.measureInChildProcess(scenario)
+        arguments: Scenario.allCases, TransportKind.allCases)
+    func peakMemoryGrowth(_ scenario: Scenario, _ kind: TransportKind) async throws {
+        let measurement = try await Self.measureInChildProcess(scenario, kind)
         let mebibytes = Double(measurement.growth) / 1_048_576
         #expect(
             measurement.growth <= Self.allowedGrowth,
@@ -65,12 +67,13 @@ struct ResponseSizeMemoryTests {
     func scenario() async throws {
         let environment = ProcessInfo.processInfo.environment
         let scenario = try #require(environment[Self.scenarioVariable].flatMap(Scenario.init(rawValue:)))
+        let kind = try #require(environment[Self.transportVariable].flatMap(TransportKind.init(rawValue:)))
         let output = try #require(environment[Self.outputVariable])
-        let measurement = try await Self.run(scenario)
+        let measurement = try await Self.run(scenario, kind)
         try "\(measurement.baseline) \(measurement.peak)".write(toFile: output, atomically: true, encoding: .utf8)
     }
 
-    private static func run(_ scenario: Scenario) async throws -> Measurement {
+    private static func run(_ scenario: Scenario, _ kind: TransportKind) async throws -> Measurement {
         // Built before the baseline: the server's copy of the body is not the client's growth.
         let body: LoopbackHTTPServer.Reply =
             switch scenario {
@@ -85,27 +88,37 @@ struct ResponseSizeMemoryTests {
             request.path == "/body" ? body : .response(status: 200, body: Data("warm".utf8))
         }
         defer { server.stop() }
-        let transport = URLSessionTransport(maximumResponseSize: limit)
-        // Connections, threads and libcurl's buffers exist before the baseline.
-        #expect(try await transport.get("warm", on: server).error == nil)
+        return try await kind.withNetwork(baseURL: server.baseURL, configure: { $0.maximumResponseSize = limit }) {
+            network in
+            let warm = NetworkRequest(url: server.baseURL.appendingPathComponent("warm"))
+            // Connections, threads and the transport's buffers exist before the baseline.
+            _ = try await network.send(warm)
 
-        let baseline = ProcessMemory.resetPeak()
-        let result = try await transport.get("body", on: server)
-        guard case .responseTooLarge? = result.networkError else {
-            throw MeasurementFailed(reason: "expected responseTooLarge, got \(String(describing: result.error))")
+            let baseline = ProcessMemory.resetPeak()
+            do {
+                _ = try await network.send(NetworkRequest(url: server.baseURL.appendingPathComponent("body")))
+                throw MeasurementFailed(reason: "expected responseTooLarge, got a response")
+            } catch NetworkError.responseTooLarge {
+            } catch let error as MeasurementFailed {
+                throw error
+            } catch {
+                throw MeasurementFailed(reason: "expected responseTooLarge, got \(error)")
+            }
+            // The failure may be reported before the transfer stops; once the server sees the
+            // connection closed, and a later request has completed, the peak has been reached.
+            try await waitUntil { server.openConnectionCount == 0 }
+            _ = try await network.send(warm)
+            return Measurement(baseline: baseline, peak: ProcessMemory.peak())
         }
-        // The failure may be reported before the transfer stops; a later request on the same
-        // session is handled only after it, so once it completes the peak has been reached.
-        try await waitUntil { server.openConnectionCount == 0 }
-        #expect(try await transport.get("warm", on: server).error == nil)
-        return Measurement(baseline: baseline, peak: ProcessMemory.peak())
     }
 
     private struct MeasurementFailed: Error {
         let reason: String
     }
 
-    private static func measureInChildProcess(_ scenario: Scenario) async throws -> Measurement {
+    private static func measureInChildProcess(_ scenario: Scenario, _ kind: TransportKind) async throws
+        -> Measurement
+    {
         let output = FileManager.default.temporaryDirectory
             .appendingPathComponent("ecnetworking-memory-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: output) }
@@ -115,6 +128,7 @@ struct ResponseSizeMemoryTests {
         var environment = ProcessInfo.processInfo.environment
         environment[scenarioVariable] = scenario.rawValue
         environment[outputVariable] = output
+        environment[transportVariable] = kind.rawValue
         child.environment = environment
         child.standardOutput = FileHandle.nullDevice
         child.standardError = FileHandle.nullDevice

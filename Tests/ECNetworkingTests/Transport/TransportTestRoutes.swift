@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// The canned answers the transport tests' servers give, by path.
 enum TransportTestRoutes {

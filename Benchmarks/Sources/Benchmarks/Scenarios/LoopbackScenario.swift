@@ -43,8 +43,8 @@ struct LoopbackScenario {
         untimed: URLSession(configuration: sessionConfiguration())
     )
 
-    /// The configuration every session is made from.
-    private static func sessionConfiguration() -> URLSessionConfiguration {
+    /// The configuration every session is made from; the `ahc` scenario's URLSession clients too.
+    static func sessionConfiguration() -> URLSessionConfiguration {
         let configuration = URLSessionConfiguration.default
         // 64 in flight must mean 64 connections for every client, not a per-host cap in libcurl.
         configuration.httpMaximumConnectionsPerHost = 64

@@ -6,6 +6,8 @@ struct Options: Sendable {
     /// The scenarios that can be picked with `--only`.
     enum Scenario: String, CaseIterable, Sendable {
         case loopback, pipeline, scale, logging
+        /// The library over AsyncHTTPClientTransport against raw async-http-client and URLSession.
+        case ahc
         /// Only the library's send loop through the in-memory session, for `valgrind --tool=callgrind`.
         case profileLibrary = "profile-library"
         /// Only the hand-written loop, to subtract from ``profileLibrary`` under callgrind.

@@ -37,4 +37,24 @@ enum WrkProbe {
         else { return nil }
         return value
     }
+
+    /// Runs `Benchmarks/scripts/ensure-wrk.sh`, which installs `wrk` from Debian when it is
+    /// missing; a failure only means the server alone goes unmeasured, so it is not thrown.
+    static func ensureInstalled() async {
+        guard executable == nil else { return }
+        let script = URL(fileURLWithPath: #filePath)
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("scripts/ensure-wrk.sh")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [script.path]
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            process.terminationHandler = { _ in continuation.resume() }
+            do {
+                try process.run()
+            } catch {
+                continuation.resume()
+            }
+        }
+    }
 }

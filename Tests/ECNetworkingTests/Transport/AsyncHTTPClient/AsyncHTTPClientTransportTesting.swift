@@ -1,5 +1,6 @@
 #if AsyncHTTPClient
     import Foundation
+    import TestSupport
     import Testing
 
     @testable import ECNetworking
@@ -40,31 +41,6 @@
                 TransportRequest(
                     method: method, url: server.baseURL.appendingPathComponent(path), headers: headers, body: body,
                     timeout: timeout, maximumResponseSize: limit))
-        }
-    }
-
-    /// The `NetworkError` that `operation` threw; records an issue when it threw something else or
-    /// nothing.
-    func networkError(
-        sourceLocation: SourceLocation = #_sourceLocation,
-        _ operation: () async throws -> Void
-    ) async -> NetworkError? {
-        do {
-            try await operation()
-            Issue.record("expected a NetworkError, but nothing was thrown", sourceLocation: sourceLocation)
-        } catch let error as NetworkError {
-            return error
-        } catch {
-            Issue.record("expected a NetworkError, got \(error)", sourceLocation: sourceLocation)
-        }
-        return nil
-    }
-
-    extension NetworkError {
-        /// The `URLError` code of a `.transport` error.
-        var transportCode: URLError.Code? {
-            if case .transport(let error) = self { return error.code }
-            return nil
         }
     }
 #endif

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Replies the transport tests need beyond a plain response: repeated header fields, a chunked
 /// body that arrives in parts, a body cut short, a head without its body.

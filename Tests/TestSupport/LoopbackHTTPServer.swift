@@ -13,26 +13,28 @@ import Foundation
 /// request with what `handler` returns for it, closes the connection after each response (unless
 /// created with `keepsConnectionsOpen`), and records every request's headers. A TLS handshake is
 /// answered by closing the connection. ``stop()`` wakes every blocked thread, which then exits.
-final class LoopbackHTTPServer: @unchecked Sendable {
+public final class LoopbackHTTPServer: @unchecked Sendable {
     // `@unchecked` because of the socket and thread code; it is safe because every mutable
     // property lives in `state`, which is only touched while `lock` is held, and the rest are
     // constants.
 
     /// A request as the server read it.
-    struct ReceivedRequest: Sendable {
-        let method: String
-        let path: String
+    public struct ReceivedRequest: Sendable {
+        /// The method, as sent.
+        public let method: String
+        /// The path, with the query if any.
+        public let path: String
         /// Header values by lower-cased name.
-        let headers: [String: String]
+        public let headers: [String: String]
 
         /// The value of a header, whatever the case of `name`.
-        func header(_ name: String) -> String? {
+        public func header(_ name: String) -> String? {
             headers[name.lowercased()]
         }
     }
 
     /// What the server answers.
-    enum Reply: Sendable {
+    public enum Reply: Sendable {
         /// A complete response; `Content-Length` is added unless the status has no body.
         case response(status: Int, headers: [String: String] = [:], body: Data = Data())
         /// A status line and headers declaring `declaredLength` body bytes, then `prefix` of them,
@@ -40,14 +42,22 @@ final class LoopbackHTTPServer: @unchecked Sendable {
         case stall(status: Int = 200, declaredLength: Int, prefix: Data = Data())
         /// `head` written as it is (status line, headers, maybe a first part of the body); then,
         /// with a `gate`, `rest` once the gate is signalled (or after 30 s); then the connection
-        /// closes. For replies the other cases cannot express; see LoopbackHTTPServer+RawReplies.swift.
+        /// closes. For replies the other cases cannot express; see the transport tests'
+        /// LoopbackHTTPServer+RawReplies.swift.
         case raw(Data, gate: DispatchSemaphore? = nil, rest: Data = Data())
+        /// Nothing at all: no head, no body, until the client goes away or the server stops.
+        case silence
+        /// `bytes` written as they are, then the connection reset (a TCP RST, not an orderly
+        /// close), as a server that crashes mid-response does.
+        case reset(Data)
     }
 
     /// Why the server could not start.
-    struct StartError: Error {
-        let call: String
-        let code: Int32
+    public struct StartError: Error {
+        /// The socket call that failed.
+        public let call: String
+        /// Its `errno`.
+        public let code: Int32
     }
 
     private struct State {
@@ -59,7 +69,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     }
 
     /// The port the server listens on.
-    let port: Int
+    public let port: Int
     private let listener: Int32
     private let handler: @Sendable (ReceivedRequest) -> Reply
     private let keepsConnectionsOpen: Bool
@@ -67,28 +77,28 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     private var state = State()
 
     /// `http://127.0.0.1:port`.
-    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    public var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
 
     /// Every request received so far, in order.
-    var requests: [ReceivedRequest] {
+    public var requests: [ReceivedRequest] {
         lock.withLock { state.requests }
     }
 
     /// The number of connections accepted so far, including those that sent no readable request
     /// (a TLS handshake, say).
-    var acceptedConnectionCount: Int {
+    public var acceptedConnectionCount: Int {
         lock.withLock { state.acceptedConnectionCount }
     }
 
     /// The number of connections not yet closed; a cancelled transfer's connection must go away.
-    var openConnectionCount: Int {
+    public var openConnectionCount: Int {
         lock.withLock { state.connections.count }
     }
 
     /// Starts listening; each request is answered with `handler(request)`. With
     /// `keepsConnectionsOpen` a connection serves one request after another until the client
     /// closes it, as a keep-alive server does, so a client that never lets go of it shows.
-    init(keepsConnectionsOpen: Bool = false, handler: @escaping @Sendable (ReceivedRequest) -> Reply) throws {
+    public init(keepsConnectionsOpen: Bool = false, handler: @escaping @Sendable (ReceivedRequest) -> Reply) throws {
         #if canImport(Glibc)
             let streamType = Int32(SOCK_STREAM.rawValue)
         #else
@@ -119,7 +129,7 @@ final class LoopbackHTTPServer: @unchecked Sendable {
     }
 
     /// Stops accepting, drops every open connection, and lets every thread exit. Safe to call twice.
-    func stop() {
+    public func stop() {
         lock.withLock {
             guard !state.isStopped else { return }
             state.isStopped = true
@@ -188,6 +198,16 @@ final class LoopbackHTTPServer: @unchecked Sendable {
             guard write(head, to: connection) else { return false }
             _ = gate?.wait(timeout: .now() + 30)
             _ = write(rest, to: connection)
+            return false
+        case .silence:
+            var buffer = [UInt8](repeating: 0, count: 1_024)
+            while recv(connection, &buffer, buffer.count, 0) > 0 {}
+            return false
+        case .reset(let bytes):
+            _ = write(bytes, to: connection)
+            // A zero linger time makes the `close` that follows send a reset instead of a FIN.
+            var noLinger = linger(l_onoff: 1, l_linger: 0)
+            setsockopt(connection, SOL_SOCKET, SO_LINGER, &noLinger, socklen_t(MemoryLayout<linger>.size))
             return false
         }
     }
