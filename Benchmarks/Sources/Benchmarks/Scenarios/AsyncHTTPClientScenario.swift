@@ -19,19 +19,8 @@ struct AsyncHTTPClientScenario {
     /// figures are what an app gets from `AsyncHTTPClientTransport()`.
     private static let connectionsPerHost = AsyncHTTPClientTransport.Configuration().maximumConnectionsPerHost
 
-    private struct Mode {
-        var key: String
-        var label: String
-        var count: Int
-        var concurrency: Int
-    }
-
-    private var modes: [Mode] {
-        [
-            Mode(key: "seq", label: "sequential", count: quick ? 200 : 3_000, concurrency: 1),
-            Mode(key: "c64", label: "64 in flight", count: quick ? 1_000 : 20_000, concurrency: 64),
-        ]
-    }
+    /// Sequential, then 64 in flight; more requests than the URLSession scenario, since they are faster.
+    private var modes: [LoadMode] { LoadMode.standard(quick: quick, sequential: 3_000, concurrent: 20_000) }
 
     /// Rounds per mode; at least 3, so the median ignores one disturbed round.
     private var rounds: Int { quick ? 3 : 5 }
@@ -147,7 +136,8 @@ struct AsyncHTTPClientScenario {
     }
 
     private func add(
-        _ client: Client, _ runs: [LoadSample], against raw: [LoadSample], mode: Mode, to outcome: inout ScenarioOutcome
+        _ client: Client, _ runs: [LoadSample], against raw: [LoadSample], mode: LoadMode,
+        to outcome: inout ScenarioOutcome
     ) {
         let latencies = runs.flatMap(\.latencies)
         let requestsPerSecond = Statistics.median(runs.map(\.requestsPerSecond))

@@ -14,21 +14,8 @@ struct LoopbackScenario {
     /// Small counts.
     var quick: Bool
 
-    /// One way of sending: one request at a time, or 64.
-    private struct Mode {
-        var key: String
-        var label: String
-        var count: Int
-        var concurrency: Int
-    }
-
     /// Sequential, then 64 in flight; small counts in quick mode.
-    private var modes: [Mode] {
-        [
-            Mode(key: "seq", label: "sequential", count: quick ? 200 : 2_000, concurrency: 1),
-            Mode(key: "c64", label: "64 in flight", count: quick ? 1_000 : 10_000, concurrency: 64),
-        ]
-    }
+    private var modes: [LoadMode] { LoadMode.standard(quick: quick, sequential: 2_000, concurrent: 10_000) }
 
     /// Rounds (A, B, C, D back to back) per mode; at least 3, so the median ignores one disturbed round.
     private var pairs: Int { quick ? 3 : 5 }
@@ -146,7 +133,7 @@ struct LoopbackScenario {
 
     /// Adds a client's row and figures; B's ratio is the one the bar applies to.
     private func record(
-        _ client: Client, _ runs: [LoadSample], against raw: [LoadSample], mode: Mode,
+        _ client: Client, _ runs: [LoadSample], against raw: [LoadSample], mode: LoadMode,
         into outcome: inout ScenarioOutcome
     ) {
         // Each round ran its clients back to back, so a ratio within a round is the least
