@@ -69,7 +69,10 @@
         /// Sends `request` and returns once the response head has arrived; see ``HTTPTransport``.
         public func send(_ request: TransportRequest) async throws -> TransportResponse {
             let outgoing = try Self.clientRequest(for: request)
-            let deadline = NIODeadline.after(request.timeout)
+            // Only a backstop a second past the request's timeout: the library ends the exchange at
+            // the deadline itself, and its `NetworkError.timedOut` must win the race, not the
+            // client's own timeout error.
+            let deadline = NIODeadline.after(request.timeout.map { $0 + .seconds(1) })
             let response: HTTPClientResponse
             do {
                 response = try await client.execute(outgoing, deadline: deadline)

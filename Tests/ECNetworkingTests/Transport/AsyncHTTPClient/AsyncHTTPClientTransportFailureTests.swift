@@ -69,7 +69,7 @@
             }
         }
 
-        @Test("a head that does not arrive by the request's timeout fails with timedOut")
+        @Test("a head that never arrives fails with timedOut once the timeout and its one-second backstop pass")
         func headTimeout() async throws {
             try await withHeldServer { server in
                 try await withOwnedTransport { transport in
