@@ -97,13 +97,7 @@ struct AsyncHTTPClientScenario {
             ])
         )
         for mode in modes {
-            var samples = Array(repeating: [LoadSample](), count: clients.count)
-            for _ in 0..<rounds {
-                for (index, client) in clients.enumerated() {
-                    samples[index].append(
-                        try await LoadRunner.run(count: mode.count, concurrency: mode.concurrency, client.call))
-                }
-            }
+            let samples = try await LoadRunner.interleaved(clients.map(\.call), mode: mode, rounds: rounds)
             for (index, client) in clients.enumerated() {
                 add(client, samples[index], against: samples[0], mode: mode, to: &outcome)
             }

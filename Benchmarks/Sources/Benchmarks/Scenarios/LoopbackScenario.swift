@@ -110,13 +110,7 @@ struct LoopbackScenario {
             ])
         )
         for mode in modes {
-            var samples = Array(repeating: [LoadSample](), count: clients.count)
-            for _ in 0..<pairs {
-                for (index, client) in clients.enumerated() {
-                    samples[index].append(
-                        try await LoadRunner.run(count: mode.count, concurrency: mode.concurrency, client.call))
-                }
-            }
+            let samples = try await LoadRunner.interleaved(clients.map(\.call), mode: mode, rounds: pairs)
             for (index, client) in clients.enumerated() {
                 record(client, samples[index], against: samples[0], mode: mode, into: &outcome)
             }

@@ -46,4 +46,19 @@ enum LoadRunner {
         }
         return LoadSample(elapsed: clock.now - start, latencies: latencies, cpuNanoseconds: CPUTime.now() - cpuStart)
     }
+
+    /// Runs every one of `calls` in `mode`, `rounds` times, interleaved (each round runs them all
+    /// back to back), so that a disturbance of the machine falls on all of them alike. Returns
+    /// the samples of each call, in the order of `calls`.
+    static func interleaved(
+        _ calls: [@Sendable () async throws -> Void], mode: LoadMode, rounds: Int
+    ) async throws -> [[LoadSample]] {
+        var samples = Array(repeating: [LoadSample](), count: calls.count)
+        for _ in 0..<rounds {
+            for (index, call) in calls.enumerated() {
+                samples[index].append(try await run(count: mode.count, concurrency: mode.concurrency, call))
+            }
+        }
+        return samples
+    }
 }
