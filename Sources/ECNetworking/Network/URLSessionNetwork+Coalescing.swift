@@ -21,8 +21,7 @@ extension URLSessionNetwork {
     ) async throws -> NetworkResponse {
         let queueStart = context.clock.now
         let (call, member) = coalescing.join(key, timeout: wire.timeout) {
-            TransportCall(
-                SharedTransportCall.wireRequest(wire.transportRequest), through: transport, redirects: redirects)
+            TransportCall(SharedTransportCall.wireRequest(wire.transportRequest), on: route)
         }
         var transportStart: ContinuousClock.Instant?
         do {

@@ -51,7 +51,7 @@ extension URLSessionNetwork {
             if let admission { try await admission.acquire(priority: priority) }
             defer { admission?.release() }
             let transportStart = context.begin(wire.request, stages: stages, queuedSince: queueStart)
-            response = try await TransportCall.send(wire.transportRequest, through: transport, redirects: redirects)
+            response = try await TransportCall.send(wire.transportRequest, on: route)
             context.timings.transport = context.elapsed(since: transportStart)
         }
         response.request = wire.request

@@ -31,12 +31,10 @@ public final class URLSessionNetwork: Network {
     public var configuration: NetworkConfiguration { runner.configuration }
     /// The stages every send runs, with the transport as the transport step.
     let runner: StageRunner
-    /// What carries each attempt: the transport passed in, a ``Session`` passed in (adapted), or
-    /// the ``URLSessionTransport`` the network created.
-    let transport: any HTTPTransport
-    /// Follows the redirects the transport returns; it follows none for a ``Session`` passed in,
-    /// which applies its own rules.
-    let redirects: RedirectFollower
+    /// What carries each attempt (the transport passed in, a ``Session`` passed in (adapted), or
+    /// the ``URLSessionTransport`` the network created), with the redirects followed for it: none
+    /// for a ``Session`` passed in, which applies its own rules.
+    let route: TransportRoute
     /// The transport the network created for itself, which only it may invalidate; `nil` when a
     /// transport or session was passed in.
     private let ownedTransport: URLSessionTransport?
@@ -87,10 +85,11 @@ public final class URLSessionNetwork: Network {
         configuration: NetworkConfiguration, transport: any HTTPTransport, redirects: RedirectFollower?,
         owned: URLSessionTransport?
     ) {
-        self.transport = transport
         self.ownedTransport = owned
         let redaction = Redaction(configuration.sensitiveData)
-        self.redirects = redirects ?? RedirectFollower(policy: configuration.redirectPolicy, redaction: redaction)
+        self.route = TransportRoute(
+            transport,
+            redirects: redirects ?? RedirectFollower(policy: configuration.redirectPolicy, redaction: redaction))
         Redaction.registerForDescriptions(configuration.sensitiveData)
         let loggingAction =
             configuration.logging ? LoggingAction(options: configuration.loggingOptions, redaction: redaction) : nil

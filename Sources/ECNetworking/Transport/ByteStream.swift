@@ -51,6 +51,12 @@ public struct ByteStream: AsyncSequence, Sendable {
         source = .once(LockedState(makeIterator))
     }
 
+    /// The bytes of a stream made from one `Data`, which needs no reading; `nil` for any other.
+    var gathered: Data? {
+        if case .chunk(let data) = source { return data }
+        return nil
+    }
+
     /// Reads the stream to its end, failing with ``NetworkError/responseTooLarge(limit:)`` as soon
     /// as more than `limit` bytes have arrived, before the rest is read.
     public func collect(upTo limit: Int?) async throws -> Data {

@@ -11,9 +11,12 @@ import Foundation
 /// redirects itself, with its own limit and without removing credentials, so the network pairs
 /// this transport with ``RedirectFollower/disabled``.
 ///
+/// As a ``GatheringTransport`` it hands the session's completion straight to the call, with the
+/// body held to the request's size limit, since a plain `URLSession` has no limit of its own.
+///
 /// A class, not a struct: its one reference fits inside an `any HTTPTransport`, where the struct,
 /// holding an existential itself, did not, so every copy of the network's transport allocated.
-final class SessionTransport: HTTPTransport {
+final class SessionTransport: GatheringTransport {
     let session: any Session
 
     init(session: any Session) {
@@ -29,6 +32,7 @@ final class SessionTransport: HTTPTransport {
         // One lock holds the wait and the task, so the session's answer, a second answer from a
         // faulty session, and cancellation can race without resuming the caller twice.
         let handoff = LockedState(Handoff(resources: nil))
+        let limit = request.maximumResponseSize
         return try await withTaskCancellationHandler {
             // Unchecked: the handoff resumes the continuation once, under its lock; the checked
             // kind would cost an allocation per request.
@@ -38,15 +42,7 @@ final class SessionTransport: HTTPTransport {
                     return
                 }
                 let task = session.dataTask(for: urlRequest) { data, response, error in
-                    let outcome: Result<TransportResponse, any Error>
-                    if let error {
-                        outcome = .failure(NetworkError.normalize(error))
-                    } else if let response = response as? HTTPURLResponse {
-                        outcome = .success(TransportResponse(response, body: ByteStream(data ?? Data())))
-                    } else {
-                        outcome = .failure(NetworkError.invalidResponse)
-                    }
-                    Self.finish(handoff, with: outcome)
+                    Self.finish(handoff, with: Self.outcome(data, response, error, limit: limit))
                 }
                 // Cancelled meanwhile: the task must never run.
                 guard handoff.withLock({ $0.updateResources { $0 = task } }) else {
@@ -65,5 +61,40 @@ final class SessionTransport: HTTPTransport {
         guard let ending = handoff.withLock({ $0.finish(outcome) }) else { return }
         if case .failure = outcome { ending.resources?.cancel() }
         ending.waiter?.resume(with: outcome)
+    }
+
+    func gatheringTask(
+        for request: TransportRequest,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> (any SessionTask)? {
+        guard !request.hasStreamedBody else { return nil }
+        let urlRequest: URLRequest
+        do {
+            urlRequest = try URLRequest(request, streamedBody: nil)
+        } catch {
+            return FailedSessionTask(error: error, completion: completion)
+        }
+        let limit = request.maximumResponseSize
+        return session.dataTask(for: urlRequest) { data, response, error in
+            completion(Self.outcome(data, response, error, limit: limit))
+        }
+    }
+
+    /// What a session's completion means: the response with its body as one chunk, or the error.
+    /// A body over `limit` fails, for a session that does not hold bodies to a limit itself.
+    private static func outcome(
+        _ data: Data?, _ response: URLResponse?, _ error: (any Error)?, limit: Int?
+    ) -> Result<TransportResponse, any Error> {
+        if let error {
+            return .failure(NetworkError.normalize(error))
+        }
+        guard let response = response as? HTTPURLResponse else {
+            return .failure(NetworkError.invalidResponse)
+        }
+        let body = data ?? Data()
+        if let limit, body.count > limit {
+            return .failure(NetworkError.responseTooLarge(limit: limit))
+        }
+        return .success(TransportResponse(response, body: ByteStream(body)))
     }
 }

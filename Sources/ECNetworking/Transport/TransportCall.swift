@@ -1,35 +1,29 @@
 import Foundation
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// One attempt on the wire through an ``HTTPTransport``: it sends the request, follows redirects
-/// with its ``RedirectFollower``, reads the body up to the size limit, and ends exactly once with
-/// the response, an error, the deadline, or cancellation, whichever comes first.
+/// One attempt on the wire through a ``TransportRoute``: it sends the request, follows redirects
+/// with the route's ``RedirectFollower``, reads the body up to the size limit, and ends exactly
+/// once with the response, an error, the deadline, or cancellation, whichever comes first.
 ///
-/// The exchange runs in a task of its own, so that the deadline (which covers head and body) and
+/// A transport that can gather a whole exchange itself (a ``GatheringTransport``) carries each hop
+/// as a task of its own that answers through a completion handler: no Swift task, and one hand-over
+/// of the answer. Any other transport, or a request whose body is a one-shot stream, runs the
+/// exchange in a Swift task instead, so that the deadline (which covers head and body) and
 /// cancellation end the call at once even when a transport ignores cancellation; ending the call
 /// early cancels that task, which is how the transport learns to drop the connection.
-///
-/// A ``Session`` passed in (``SessionTransport``) needs no such task: its task is started and
-/// cancelled synchronously and answers through a completion handler, so the call drives it
-/// directly, as it always has. That keeps the hop through the task scheduler, and its allocation,
-/// off the path of `MockSession` and of a `URLSession` passed in.
 final class TransportCall: DeadlineTarget {
     typealias Outcome = Result<NetworkResponse, any Error>
 
     /// What the call holds while it runs, released by whichever ending comes first.
     private struct Resources: Sendable {
+        /// The Swift task running the exchange, on the streaming path.
         var exchange: Task<Void, Never>?
-        /// The session's task, when the call drives a ``Session`` directly.
-        var sessionTask: (any SessionTask)?
+        /// The transport's task for the current hop, on the gathering path.
+        var hop: (any SessionTask)?
         var deadline: DeadlineScheduler.Token?
     }
 
     private let request: TransportRequest
-    private let transport: any HTTPTransport
-    private let redirects: RedirectFollower
+    private let route: TransportRoute
     /// Whom the outcome goes to. A struct, not a bare closure: a closure stored as a generic
     /// argument is reabstracted through a thunk, which costs an allocation per call.
     private struct Waiter: Sendable {
@@ -39,18 +33,15 @@ final class TransportCall: DeadlineTarget {
     // The handoff lives inline in the lock's one allocation, so a call costs no more than that.
     private let state = LockedState(OneShotHandoff<Waiter, Outcome, Resources>(resources: Resources()))
 
-    /// A call that sends `request` through `transport`, ended by `request.timeout` if it has one.
-    init(_ request: TransportRequest, through transport: any HTTPTransport, redirects: RedirectFollower) {
+    /// A call that sends `request` along `route`, ended by `request.timeout` if it has one.
+    init(_ request: TransportRequest, on route: TransportRoute) {
         self.request = request
-        self.transport = transport
-        self.redirects = redirects
+        self.route = route
     }
 
     /// Sends `request` and waits; cancelling the calling task, or its send, cancels the call.
-    static func send(
-        _ request: TransportRequest, through transport: any HTTPTransport, redirects: RedirectFollower
-    ) async throws -> NetworkResponse {
-        let call = TransportCall(request, through: transport, redirects: redirects)
+    static func send(_ request: TransportRequest, on route: TransportRoute) async throws -> NetworkResponse {
+        let call = TransportCall(request, on: route)
         return try await SendCancellation.withCancellationHandler {
             // Unchecked: `finish` hands the outcome out once, under the lock, so the continuation is
             // resumed exactly once; the checked kind would cost an allocation per request.
@@ -72,65 +63,42 @@ final class TransportCall: DeadlineTarget {
             completion(earlyOutcome)
             return
         }
-        if let session = transport as? SessionTransport, !redirects.policy.followsRedirects,
-            !request.hasStreamedBody, let urlRequest = try? URLRequest(request, streamedBody: nil)
-        {
-            start(urlRequest, on: session.session)
-            return
-        }
-        let exchange = Task {
-            do {
-                self.finish(.success(try await self.exchange()))
-            } catch {
-                self.finish(.failure(NetworkError.normalize(error)))
-            }
-        }
+        // Scheduled before the first hop starts, so that it is stored with the hop, under one lock.
         let deadline = request.timeout.map { DeadlineScheduler.shared.schedule(after: $0, self) }
-        // The call may have ended meanwhile (the exchange was quick, or the call was cancelled and
-        // found nothing to cancel); then neither is wanted any more.
-        let stored = state.withLock { state in
-            state.updateResources { resources in
-                resources.exchange = exchange
-                resources.deadline = deadline
-            }
-        }
-        if !stored {
-            if let deadline { DeadlineScheduler.shared.cancel(deadline) }
-            exchange.cancel()
-        }
+        start(request, followed: 0, deadline: deadline)
     }
 
-    /// Starts `urlRequest` as a task of `session`, whose completion ends the call.
-    private func start(_ urlRequest: URLRequest, on session: any Session) {
-        let limit = request.maximumResponseSize
-        let task = session.dataTask(for: urlRequest) { data, response, error in
-            if let error {
-                self.finish(.failure(NetworkError.normalize(error)))
-            } else if let response = response as? HTTPURLResponse {
-                let body = data ?? Data()
-                // A session without a limit of its own (a plain URLSession) is held to the request's.
-                if let limit, body.count > limit {
-                    self.finish(.failure(NetworkError.responseTooLarge(limit: limit)))
-                } else {
-                    self.finish(.success(NetworkResponse(response, body: body)))
+    /// Starts the hop that sends `hop`, the first or one following a redirect, and stores what it
+    /// holds; when the call has ended meanwhile (the deadline passed, or it was cancelled and found
+    /// nothing to cancel), what was just set up is released again instead.
+    private func start(_ hop: TransportRequest, followed: Int, deadline: DeadlineScheduler.Token? = nil) {
+        let transportTask = route.gathering?.gatheringTask(for: hop) { outcome in
+            self.gathered(outcome, of: hop, followed: followed)
+        }
+        let exchange: Task<Void, Never>? =
+            transportTask != nil
+            ? nil
+            : Task {
+                do {
+                    self.finish(.success(try await self.exchange(from: hop, followed: followed)))
+                } catch {
+                    self.finish(.failure(NetworkError.normalize(error)))
                 }
-            } else {
-                self.finish(.failure(NetworkError.invalidResponse))
+            }
+        let stored = state.withLock { state in
+            state.updateResources { resources in
+                if let transportTask { resources.hop = transportTask }
+                if let exchange { resources.exchange = exchange }
+                if let deadline { resources.deadline = deadline }
             }
         }
-        // The call may have ended meanwhile (cancelled); then the task must never run.
-        guard state.withLock({ $0.updateResources { $0.sessionTask = task } }) else {
-            task.cancel()
+        guard stored else {
+            if let deadline { DeadlineScheduler.shared.cancel(deadline) }
+            exchange?.cancel()
+            transportTask?.cancel()
             return
         }
-        if let timeout = request.timeout {
-            let token = DeadlineScheduler.shared.schedule(after: timeout, self)
-            // The call may have ended meanwhile; then the deadline is no longer wanted.
-            if !state.withLock({ $0.updateResources { $0.deadline = token } }) {
-                DeadlineScheduler.shared.cancel(token)
-            }
-        }
-        task.resume()
+        transportTask?.resume()
     }
 
     /// Ends the call with ``NetworkError/cancelled`` unless it already ended.
@@ -143,14 +111,33 @@ final class TransportCall: DeadlineTarget {
         finish(.failure(NetworkError.timedOut(after: request.timeout ?? .zero)))
     }
 
-    /// The exchange itself: every hop of the redirect chain, then the final body.
-    private func exchange() async throws -> NetworkResponse {
-        var current = request
-        var followed = 0
+    /// A gathered hop ended: the call ends with it, unless it is a redirect to follow.
+    private func gathered(_ outcome: Result<TransportResponse, any Error>, of hop: TransportRequest, followed: Int) {
+        let response: TransportResponse
+        do {
+            response = try outcome.get()
+            if let next = try route.redirects.request(
+                following: response, of: hop, originalURL: request.url, followed: followed)
+            {
+                start(next, followed: followed + 1)
+                return
+            }
+        } catch {
+            finish(.failure(NetworkError.normalize(error)))
+            return
+        }
+        finish(.success(NetworkResponse(response, body: response.body.gathered ?? Data(), requestedURL: hop.url)))
+    }
+
+    /// The exchange on the streaming path: every hop of the redirect chain from `hop` on, then the
+    /// final body.
+    private func exchange(from hop: TransportRequest, followed: Int) async throws -> NetworkResponse {
+        var current = hop
+        var followed = followed
         while true {
-            let response = try await transport.send(current)
+            let response = try await route.transport.send(current)
             guard
-                let next = try redirects.request(
+                let next = try route.redirects.request(
                     following: response, of: current, originalURL: request.url, followed: followed)
             else {
                 let body = try await response.body.collect(upTo: current.maximumResponseSize)
@@ -168,7 +155,7 @@ final class TransportCall: DeadlineTarget {
         if let deadline = ending.resources.deadline { DeadlineScheduler.shared.cancel(deadline) }
         if case .failure = outcome {
             ending.resources.exchange?.cancel()
-            ending.resources.sessionTask?.cancel()
+            ending.resources.hop?.cancel()
         }
         ending.waiter?.receive(outcome)
     }

@@ -19,7 +19,7 @@ struct TransportCallTests {
     private func send(_ request: TransportRequest, through transport: any HTTPTransport) async throws
         -> NetworkResponse
     {
-        try await TransportCall.send(request, through: transport, redirects: follower)
+        try await TransportCall.send(request, on: TransportRoute(transport, redirects: follower))
     }
 
     @Test("the head and then the whole body make the response")
@@ -225,7 +225,7 @@ struct TransportCallTests {
     func exactlyOnce(race: String) async throws {
         for _ in 0..<200 {
             let transport = ScriptedTransport { _, _ in TransportResponse(statusCode: 204) }
-            let call = TransportCall(request(timeout: .microseconds(50)), through: transport, redirects: follower)
+            let call = TransportCall(request(timeout: .microseconds(50)), on: TransportRoute(transport, redirects: follower))
             let completions = Counter()
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { call.start { _ in completions.increment() } }

@@ -13,12 +13,7 @@
         static func clientRequest(for request: TransportRequest) throws -> HTTPClientRequest {
             var outgoing = HTTPClientRequest(url: request.url.absoluteString)
             outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
-            for field in request.headers {
-                outgoing.headers.add(name: field.name, value: field.value)
-            }
-            if !request.headers.contains(name: "User-Agent") {
-                outgoing.headers.add(name: "User-Agent", value: defaultUserAgent)
-            }
+            outgoing.headers = outgoingHeaders(of: request)
             guard let body = request.body else { return outgoing }
             switch body.source {
             case .bytes(let data):
@@ -28,6 +23,25 @@
                 outgoing.body = .stream(ByteBufferChunks(chunks: body.chunks()), length: length)
             }
             return outgoing
+        }
+
+        /// The header fields of `request` as sent: in order, repeats kept, with a `User-Agent`.
+        static func outgoingHeaders(of request: TransportRequest) -> NIOHTTP1.HTTPHeaders {
+            var headers = NIOHTTP1.HTTPHeaders()
+            for field in request.headers {
+                headers.add(name: field.name, value: field.value)
+            }
+            if !request.headers.contains(name: "User-Agent") {
+                headers.add(name: "User-Agent", value: defaultUserAgent)
+            }
+            return headers
+        }
+
+        /// The header fields of a response as the library keeps them: in order, repeats kept.
+        static func receivedHeaders(_ headers: NIOHTTP1.HTTPHeaders) -> HTTPHeaders {
+            var received = HTTPHeaders()
+            for (name, value) in headers { received.add(name: name, value: value) }
+            return received
         }
     }
 

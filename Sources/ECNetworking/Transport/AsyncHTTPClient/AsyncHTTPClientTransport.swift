@@ -69,25 +69,27 @@
         /// Sends `request` and returns once the response head has arrived; see ``HTTPTransport``.
         public func send(_ request: TransportRequest) async throws -> TransportResponse {
             let outgoing = try Self.clientRequest(for: request)
-            // Only a backstop a second past the request's timeout: the library ends the exchange at
-            // the deadline itself, and its `NetworkError.timedOut` must win the race, not the
-            // client's own timeout error.
-            let deadline = NIODeadline.after(request.timeout.map { $0 + .seconds(1) })
             let response: HTTPClientResponse
             do {
-                response = try await client.execute(outgoing, deadline: deadline)
+                response = try await client.execute(outgoing, deadline: Self.backstopDeadline(of: request))
             } catch {
                 throw Self.networkError(for: error)
             }
             // One entry per request sent; more than one means the client followed a redirect.
             guard response.history.count <= 1 else { throw NetworkError.invalidResponse }
 
-            var headers = HTTPHeaders()
-            for (name, value) in response.headers { headers.add(name: name, value: value) }
+            let headers = Self.receivedHeaders(response.headers)
             let body = ResponseBodyChunks(
                 body: response.body, limit: request.maximumResponseSize, owner: owner)
             return TransportResponse(
                 statusCode: Int(response.status.code), headers: headers, url: request.url, body: ByteStream(body))
+        }
+
+        /// The client's own deadline for `request`: only a backstop a second past the request's
+        /// timeout, since the library ends the exchange at the deadline itself, and its
+        /// `NetworkError.timedOut` must win the race, not the client's own timeout error.
+        static func backstopDeadline(of request: TransportRequest) -> NIODeadline {
+            NIODeadline.after(request.timeout.map { $0 + .seconds(1) })
         }
     }
 #endif

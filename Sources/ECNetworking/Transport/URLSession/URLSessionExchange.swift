@@ -21,7 +21,18 @@ import Foundation
 /// session. So on Linux the buffer is bounded by the size limit alone, counted as bytes arrive.
 ///
 /// The size limit is counted here as bytes arrive (after decompression), before a chunk is kept.
-final class URLSessionExchange: Sendable {
+///
+/// Gathered (see ``GatheringTransport``), there is no reader: the exchange keeps every chunk and
+/// hands the whole response to its completion handler when the transfer ends, never suspending it.
+final class URLSessionExchange: SessionTask {
+    /// How the exchange hands over what arrives.
+    enum Delivery: Sendable {
+        /// The head to ``head()``, then the body chunk by chunk to its reader.
+        case streamed
+        /// The response with its whole body to a completion handler, once the transfer has ended.
+        case gathered(@Sendable (Result<TransportResponse, any Error>) -> Void)
+    }
+
     /// How far the reader may fall behind before the transfer is suspended.
     static let highWaterMark = 1_048_576
     /// How far the reader must catch up before the transfer resumes.
@@ -68,12 +79,33 @@ final class URLSessionExchange: Sendable {
     let task: URLSessionDataTask
     private let limit: Int?
     private let delegate: TransportDelegate
+    private let delivery: Delivery
     private let state = LockedState(State())
 
-    init(task: URLSessionDataTask, limit: Int?, delegate: TransportDelegate) {
+    init(task: URLSessionDataTask, limit: Int?, delegate: TransportDelegate, delivery: Delivery) {
         self.task = task
         self.limit = limit
         self.delegate = delegate
+        self.delivery = delivery
+    }
+
+    /// Whether the body goes to a reader chunk by chunk.
+    private var isStreamed: Bool {
+        if case .streamed = delivery { return true }
+        return false
+    }
+
+    // MARK: - Gathered
+
+    /// Starts a gathered exchange; it must not be called on the session's own queue (see
+    /// ``TransportDelegate``).
+    func resume() {
+        task.resume()
+    }
+
+    /// Ends a gathered exchange with ``NetworkError/cancelled`` and drops its transfer.
+    func cancel() {
+        stop(with: NetworkError.cancelled)
     }
 
     /// The number of body bytes received and not yet read.
@@ -148,8 +180,9 @@ final class URLSessionExchange: Sendable {
         case overLimit
     }
 
-    /// The head arrived.
+    /// The head arrived. A gathered exchange takes it from the completed task instead.
     func receive(_ response: HTTPURLResponse) {
+        guard isStreamed else { return }
         let delivery = state.withLock { state -> (HeadHandoff.Ending, TransportResponse)? in
             // The body's reader is made only for the one head that is delivered: letting go of
             // another would stop the exchange.
@@ -177,7 +210,7 @@ final class URLSessionExchange: Sendable {
             }
             state.chunks.append(data)
             state.bufferedBytes += data.count
-            guard Self.suspendsForSlowReaders, !state.isSuspended, state.bufferedBytes > Self.highWaterMark
+            guard Self.suspendsForSlowReaders, isStreamed, !state.isSuspended, state.bufferedBytes > Self.highWaterMark
             else { return (.none, nil) }
             state.isSuspended = true
             return (.suspend, nil)
@@ -194,6 +227,10 @@ final class URLSessionExchange: Sendable {
     /// The transfer ended: completely when `error` is `nil`. `response` is the head, for a
     /// response whose head the session never announced on its own (a redirect it declined).
     func complete(response: URLResponse?, error: (any Error)?) {
+        if case .gathered(let completion) = delivery {
+            completeGathered(response: response, error: error, completion: completion)
+            return
+        }
         if error == nil, let response = response as? HTTPURLResponse {
             receive(response)
         }
@@ -205,14 +242,44 @@ final class URLSessionExchange: Sendable {
         }
     }
 
+    /// Hands a gathered exchange's response, with every chunk it kept, to `completion`.
+    private func completeGathered(
+        response: URLResponse?, error: (any Error)?,
+        completion: @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) {
+        let outcome: Result<Void, any Error> = error.map { .failure($0) } ?? .success(())
+        guard let waiters = end(with: outcome) else { return }
+        if let error {
+            completion(.failure(error))
+        } else if let response = response as? HTTPURLResponse {
+            completion(.success(TransportResponse(response, body: ByteStream(Self.joined(waiters.chunks)))))
+        } else {
+            completion(.failure(NetworkError.invalidResponse))
+        }
+    }
+
+    /// `chunks` as one `Data`, copied only when there is more than one.
+    private static func joined(_ chunks: [Data]) -> Data {
+        guard chunks.count > 1 else { return chunks.first ?? Data() }
+        var body = Data()
+        body.reserveCapacity(chunks.reduce(0) { $0 + $1.count })
+        for chunk in chunks { body.append(chunk) }
+        return body
+    }
+
     /// Whom to tell when the exchange ends.
     private struct Waiters {
         var head: UnsafeContinuation<TransportResponse, any Error>?
         var reader: UnsafeContinuation<Data?, any Error>?
+        /// A gathered exchange's completion handler, told of a failure.
+        var completion: (@Sendable (Result<TransportResponse, any Error>) -> Void)?
+        /// Every chunk a gathered exchange kept, when it ended complete.
+        var chunks: [Data] = []
 
         func resume(with error: any Error) {
             head?.resume(throwing: error)
             reader?.resume(throwing: error)
+            completion?(.failure(error))
         }
 
         func finish() {
@@ -227,13 +294,22 @@ final class URLSessionExchange: Sendable {
         state.withLock { state -> Waiters? in
             guard state.ending == nil else { return nil }
             state.ending = outcome
+            var waiters = Waiters()
+            if case .gathered(let completion) = delivery {
+                // The body goes to the completion handler whole, so nothing is left to read.
+                if case .success = outcome { waiters.chunks = state.chunks }
+                waiters.completion = completion
+                state.chunks = []
+                state.nextChunk = 0
+                state.bufferedBytes = 0
+                return waiters
+            }
             if case .failure = outcome {
                 // Bytes nobody will read are released at once.
                 state.chunks = []
                 state.nextChunk = 0
                 state.bufferedBytes = 0
             }
-            var waiters = Waiters()
             let error: any Error
             switch outcome {
             case .failure(let failure): error = failure

@@ -37,7 +37,7 @@ import Foundation
 /// one is read, so a response stopped by the size limit costs about the limit in memory, even a
 /// small compressed body that would inflate to far more. (FoundationNetworking otherwise queues
 /// every chunk for the delegate without waiting, and keeps downloading meanwhile.)
-public final class URLSessionTransport: HTTPTransport, Session {
+public final class URLSessionTransport: HTTPTransport, Session, GatheringTransport {
     private let session: URLSession
     private let delegate: TransportDelegate
     private let invalidated = LockedState(false)
@@ -86,24 +86,35 @@ public final class URLSessionTransport: HTTPTransport, Session {
     /// ``invalidate()`` it fails with ``NetworkError/invalidated`` without reaching the session.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         let urlRequest = try await URLRequest.sending(request)
-        let limit =
-            switch (request.maximumResponseSize, maximumResponseSize) {
-            case (let first?, let second?): min(first, second)
-            case (let only?, nil), (nil, let only?): only
-            case (nil, nil): Int?.none
-            }
+        guard let exchange = exchange(for: urlRequest, limit: limit(of: request), delivery: .streamed) else {
+            throw NetworkError.invalidated
+        }
+        return try await exchange.head()
+    }
+
+    /// The largest body `request` may have: its own limit or the transport's, whichever is smaller.
+    private func limit(of request: TransportRequest) -> Int? {
+        switch (request.maximumResponseSize, maximumResponseSize) {
+        case (let first?, let second?): min(first, second)
+        case (let only?, nil), (nil, let only?): only
+        case (nil, nil): nil
+        }
+    }
+
+    /// A new exchange for `urlRequest`, registered with the delegate; `nil` once invalidated.
+    private func exchange(
+        for urlRequest: URLRequest, limit: Int?, delivery: URLSessionExchange.Delivery
+    ) -> URLSessionExchange? {
         // Creating the task under the same lock that `invalidate()` takes means a task is either
         // created before the session is invalidated or not at all: creating one in an invalidated
         // session stops the process on Linux.
-        let exchange = invalidated.withLock { invalidated -> URLSessionExchange? in
+        invalidated.withLock { invalidated -> URLSessionExchange? in
             guard !invalidated else { return nil }
             let exchange = URLSessionExchange(
-                task: session.dataTask(with: urlRequest), limit: limit, delegate: delegate)
+                task: session.dataTask(with: urlRequest), limit: limit, delegate: delegate, delivery: delivery)
             delegate.register(exchange)
             return exchange
         }
-        guard let exchange else { throw NetworkError.invalidated }
-        return try await exchange.head()
     }
 
     /// Creates a task, not yet resumed, whose `completion` is called exactly once: with the body
@@ -118,6 +129,35 @@ public final class URLSessionTransport: HTTPTransport, Session {
         completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
     ) -> any SessionTask {
         TransportSessionTask(request, transport: self, completion: completion)
+    }
+
+    /// A task that carries `request` whole (see ``GatheringTransport``); `nil` for a body that is a
+    /// one-shot stream, which ``send(_:)`` reads first. After ``invalidate()`` it fails with
+    /// ``NetworkError/invalidated`` when resumed.
+    func gatheringTask(
+        for request: TransportRequest,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> (any SessionTask)? {
+        guard !request.hasStreamedBody else { return nil }
+        let urlRequest: URLRequest
+        do {
+            urlRequest = try URLRequest(request, streamedBody: nil)
+        } catch {
+            return FailedSessionTask(error: error, completion: completion)
+        }
+        let delegate = delegate
+        let delivery = URLSessionExchange.Delivery.gathered { outcome in
+            // The completion runs on the session's queue, where following a redirect could not
+            // create its task (see `TransportDelegate`); a redirect is handed over from the
+            // control queue instead. It is rare, so the hop costs nothing that matters.
+            if case .success(let response) = outcome, (300..<400).contains(response.statusCode) {
+                delegate.control { completion(outcome) }
+            } else {
+                completion(outcome)
+            }
+        }
+        return exchange(for: urlRequest, limit: limit(of: request), delivery: delivery)
+            ?? FailedSessionTask(error: NetworkError.invalidated, completion: completion)
     }
 
     /// Lets the tasks in flight finish, then releases the session and its delegate. Tasks

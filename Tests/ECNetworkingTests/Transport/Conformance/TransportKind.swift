@@ -6,15 +6,42 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// Every transport the package ships, so that one suite runs the same cases against each; the
-/// AsyncHTTPClient one exists only when the package is built with its trait.
+/// Every transport the package ships, each on both of the library's paths through it, so that one
+/// suite runs the same cases against each; the AsyncHTTPClient ones exist only when the package is
+/// built with its trait.
+///
+/// A typed send takes a transport's gathering path (the whole exchange on the transport's own
+/// threads); the `Streamed` kinds hide it, so the library drives the streaming seam,
+/// `HTTPTransport.send(_:)`, as it does for a one-shot request body or a transport of a user's own.
 enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case urlSession
+    case urlSessionStreamed
     #if AsyncHTTPClient
         case asyncHTTPClient
+        case asyncHTTPClientStreamed
     #endif
 
     var testDescription: String { rawValue }
+
+    /// Whether the kind's responses join repeated header fields into one value: Foundation's
+    /// `HTTPURLResponse` does, before the library sees them (see HTTPHeaders+HTTPURLResponse.swift).
+    var joinsRepeatedHeaderFields: Bool {
+        switch self {
+        case .urlSession, .urlSessionStreamed: true
+        #if AsyncHTTPClient
+            case .asyncHTTPClient, .asyncHTTPClientStreamed: false
+        #endif
+        }
+    }
+
+    private var isStreamed: Bool {
+        rawValue.hasSuffix("Streamed")
+    }
+
+    /// `transport` as the network sees it: itself, or only its streaming seam.
+    private func seam(of transport: some HTTPTransport) -> any HTTPTransport {
+        isStreamed ? StreamingSeam(transport) : transport
+    }
 
     /// Runs `body` with a network that sends through a new transport of this kind, configured by
     /// `configure` on top of `baseURL`, and releases the transport afterwards whether `body` threw
@@ -27,16 +54,17 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
         var configuration = NetworkConfiguration(baseURL: baseURL)
         configure(&configuration)
         switch self {
-        case .urlSession:
+        case .urlSession, .urlSessionStreamed:
             // Its own cookie storage: a cookie another test's server set must not reach this one's.
             let transport = URLSessionTransport(configuration: .ephemeral)
             defer { transport.invalidate() }
-            return try await body(URLSessionNetwork(configuration: configuration, transport: transport))
+            return try await body(URLSessionNetwork(configuration: configuration, transport: seam(of: transport)))
         #if AsyncHTTPClient
-            case .asyncHTTPClient:
+            case .asyncHTTPClient, .asyncHTTPClientStreamed:
                 let transport = AsyncHTTPClientTransport()
                 do {
-                    let result = try await body(URLSessionNetwork(configuration: configuration, transport: transport))
+                    let result = try await body(
+                        URLSessionNetwork(configuration: configuration, transport: seam(of: transport)))
                     try await transport.shutdown()
                     return result
                 } catch {
@@ -45,5 +73,18 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
                 }
         #endif
         }
+    }
+}
+
+/// A transport reduced to the streaming seam, as a transport of a user's own would be.
+private struct StreamingSeam: HTTPTransport {
+    let base: any HTTPTransport
+
+    init(_ base: some HTTPTransport) {
+        self.base = base
+    }
+
+    func send(_ request: TransportRequest) async throws -> TransportResponse {
+        try await base.send(request)
     }
 }

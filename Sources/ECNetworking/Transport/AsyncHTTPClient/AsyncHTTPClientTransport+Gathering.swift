@@ -1,0 +1,143 @@
+#if AsyncHTTPClient
+    import AsyncHTTPClient
+    import Foundation
+    import NIOCore
+    import NIOHTTP1
+
+    extension AsyncHTTPClientTransport: GatheringTransport {
+        /// A task that carries `request` whole through the client's delegate interface (see
+        /// ``GatheringTransport``): the client's event loop gathers the body and hands the response
+        /// over once, where ``send(_:)`` hops between the loop and Swift tasks for the head and for
+        /// every chunk. `nil` for a body from a file or a stream, which ``send(_:)`` streams.
+        func gatheringTask(
+            for request: TransportRequest,
+            completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+        ) -> (any SessionTask)? {
+            let body: HTTPClient.Body?
+            switch request.body?.source {
+            case nil: body = nil
+            case .bytes(let data)?: body = .bytes(data)
+            case .file?, .stream?: return nil
+            }
+            let outgoing: HTTPClient.Request
+            do {
+                outgoing = try HTTPClient.Request(
+                    url: request.url, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue),
+                    headers: Self.outgoingHeaders(of: request), body: body)
+            } catch {
+                return FailedSessionTask(error: Self.networkError(for: error), completion: completion)
+            }
+            return GatheringClientExchange(
+                transport: self, request: outgoing, url: request.url, limit: request.maximumResponseSize,
+                deadline: Self.backstopDeadline(of: request), completion: completion)
+        }
+    }
+
+    /// One exchange carried through `HTTPClient`'s delegate interface, its body gathered on the
+    /// client's event loop and counted against the size limit as it arrives.
+    ///
+    /// Resuming starts the client's task, cancelling cancels it; the completion handler is called
+    /// once, from the event loop, with the whole response or the error.
+    private final class GatheringClientExchange: HTTPClientResponseDelegate, SessionTask {
+        typealias Response = Void
+
+        private struct State {
+            /// The client's task, once started; `nil` again once cancelled.
+            var task: HTTPClient.Task<Void>?
+            var isCancelled = false
+            /// How many response heads arrived: more than one means the client followed a redirect.
+            var visitedCount = 0
+            var head: HTTPResponseHead?
+            var body: ByteBuffer?
+        }
+
+        private let transport: AsyncHTTPClientTransport
+        private let request: HTTPClient.Request
+        private let url: URL
+        private let limit: Int?
+        private let deadline: NIODeadline
+        private let completion: @Sendable (Result<TransportResponse, any Error>) -> Void
+        // The delegate methods run on the event loop one after another, but `resume` and `cancel`
+        // come from other threads, so the state has a lock rather than the loop's isolation.
+        private let state = LockedState(State())
+
+        init(
+            transport: AsyncHTTPClientTransport, request: HTTPClient.Request, url: URL, limit: Int?,
+            deadline: NIODeadline, completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+        ) {
+            self.transport = transport
+            self.request = request
+            self.url = url
+            self.limit = limit
+            self.deadline = deadline
+            self.completion = completion
+        }
+
+        func resume() {
+            let task = transport.client.execute(request: request, delegate: self, deadline: deadline)
+            let isCancelled = state.withLock { state in
+                state.task = task
+                return state.isCancelled
+            }
+            if isCancelled { task.cancel() }
+        }
+
+        func cancel() {
+            let task = state.withLock { state in
+                state.isCancelled = true
+                return state.task
+            }
+            task?.cancel()
+        }
+
+        func didVisitURL(task: HTTPClient.Task<Void>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {
+            state.withLock { $0.visitedCount += 1 }
+        }
+
+        func didReceiveHead(task: HTTPClient.Task<Void>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+            state.withLock { $0.head = head }
+            return task.eventLoop.makeSucceededVoidFuture()
+        }
+
+        func didReceiveBodyPart(task: HTTPClient.Task<Void>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+            var buffer = buffer
+            let limit = limit
+            let isOverLimit = state.withLock { state in
+                let received = (state.body?.readableBytes ?? 0) + buffer.readableBytes
+                if let limit, received > limit { return true }
+                if state.body == nil {
+                    state.body = buffer
+                } else {
+                    state.body?.writeBuffer(&buffer)
+                }
+                return false
+            }
+            // A failed future makes the client stop the transfer and report this very error.
+            guard let limit, isOverLimit else { return task.eventLoop.makeSucceededVoidFuture() }
+            return task.eventLoop.makeFailedFuture(NetworkError.responseTooLarge(limit: limit))
+        }
+
+        func didReceiveError(task: HTTPClient.Task<Void>, _ error: any Error) {
+            completion(.failure(AsyncHTTPClientTransport.networkError(for: error)))
+        }
+
+        func didFinishRequest(task: HTTPClient.Task<Void>) throws {
+            let (head, body, visitedCount) = state.withLock { state in
+                defer { state.body = nil }
+                return (state.head, state.body, state.visitedCount)
+            }
+            // More than one head means the client followed a redirect itself (see
+            // `AsyncHTTPClientTransport.init(client:)`).
+            guard let head, visitedCount <= 1 else {
+                completion(.failure(NetworkError.invalidResponse))
+                return
+            }
+            let data = body.map { Data($0.readableBytesView) } ?? Data()
+            completion(
+                .success(
+                    TransportResponse(
+                        statusCode: Int(head.status.code), headers: AsyncHTTPClientTransport.receivedHeaders(head.headers),
+                        url: url, body: ByteStream(data))))
+        }
+    }
+#endif

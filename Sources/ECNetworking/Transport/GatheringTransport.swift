@@ -1,0 +1,41 @@
+/// A transport that can also carry a whole exchange without a Swift task: it gathers the body
+/// itself and reports the complete response through a completion handler.
+///
+/// ``TransportCall`` prefers this form for the ordinary typed send, which wants the whole body
+/// anyway. The streaming form, ``HTTPTransport/send(_:)``, needs a task to read the body, and every
+/// task is a hop through the scheduler for the head, for each chunk and for the end; with 64 sends
+/// in flight on two cores those hops cost more than the exchange itself. Here the transport's own
+/// thread hands over the answer once.
+///
+/// The rules are ``HTTPTransport``'s (no redirect followed, decompression bounded by the request's
+/// ``TransportRequest/maximumResponseSize``, errors reported as ``NetworkError``); the body the
+/// response carries is complete, one chunk that can be read any number of times.
+protocol GatheringTransport: HTTPTransport {
+    /// A task, not yet resumed, that sends `request` and calls `completion` once, on any thread,
+    /// with the response and its whole body, or with the error; cancelling it ends the exchange,
+    /// after which `completion` may or may not be called.
+    ///
+    /// - Returns: `nil` when this request must go through ``HTTPTransport/send(_:)`` instead, such
+    ///   as one whose body is a one-shot stream.
+    func gatheringTask(
+        for request: TransportRequest,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> (any SessionTask)?
+}
+
+/// How a network's attempts reach the wire: its transport, that transport's gathering form when it
+/// has one (looked up once, not on every attempt), and the redirects the library follows for it.
+struct TransportRoute: Sendable {
+    /// What carries each attempt.
+    let transport: any HTTPTransport
+    /// `transport`, when it can carry an exchange without a task.
+    let gathering: (any GatheringTransport)?
+    /// Follows the redirects `transport` returns.
+    let redirects: RedirectFollower
+
+    init(_ transport: any HTTPTransport, redirects: RedirectFollower) {
+        self.transport = transport
+        self.gathering = transport as? any GatheringTransport
+        self.redirects = redirects
+    }
+}
