@@ -225,7 +225,8 @@ struct TransportCallTests {
     func exactlyOnce(race: String) async throws {
         for _ in 0..<200 {
             let transport = ScriptedTransport { _, _ in TransportResponse(statusCode: 204) }
-            let call = TransportCall(request(timeout: .microseconds(50)), on: TransportRoute(transport, redirects: follower))
+            let call = TransportCall(
+                request(timeout: .microseconds(50)), on: TransportRoute(transport, redirects: follower))
             let completions = Counter()
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { call.start { _ in completions.increment() } }

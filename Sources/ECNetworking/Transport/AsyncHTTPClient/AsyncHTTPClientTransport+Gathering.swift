@@ -136,7 +136,8 @@
             completion(
                 .success(
                     TransportResponse(
-                        statusCode: Int(head.status.code), headers: AsyncHTTPClientTransport.receivedHeaders(head.headers),
+                        statusCode: Int(head.status.code),
+                        headers: AsyncHTTPClientTransport.receivedHeaders(head.headers),
                         url: url, body: ByteStream(data))))
         }
     }
