@@ -18,8 +18,9 @@ final class SharedTransportCall: Sendable {
         case lead
         /// The call is on the wire: the member runs its began actions, then waits again.
         case started
-        /// The call ended with this outcome.
-        case finished(TransportCall.Outcome)
+        /// The call ended; its outcome is ``outcome``. Told without the outcome itself, which is
+        /// large: every turn is copied several times on its way to a member.
+        case finished
     }
 
     private enum Phase {
@@ -41,8 +42,8 @@ final class SharedTransportCall: Sendable {
         let timeout: Duration?
         var turn = TurnHandoff(resources: nil)
 
-        /// A member whose first turn, if given, is already decided: the first member leads, and
-        /// one that joins a call on the wire is told first that it started.
+        /// A member whose first turn, if given, is already decided: one that joins a call on the
+        /// wire is told first that it started. (The first member knows it leads without a turn.)
         init(timeout: Duration?, firstTurn: Turn? = nil) {
             self.timeout = timeout
             if let firstTurn { _ = turn.finish(.success(firstTurn)) }
@@ -85,7 +86,7 @@ final class SharedTransportCall: Sendable {
         onEnd: @escaping @Sendable (SharedTransportCall) -> Void
     ) {
         self.call = call
-        self.state = LockedState(State(members: [Self.firstMember: Member(timeout: timeout, firstTurn: .lead)]))
+        self.state = LockedState(State(members: [Self.firstMember: Member(timeout: timeout)]))
         self.onEnd = onEnd
     }
 
@@ -95,6 +96,16 @@ final class SharedTransportCall: Sendable {
         var request = request
         request.timeout = backstop
         return request
+    }
+
+    /// The outcome of a call that has finished: what a member told ``Turn/finished`` returns.
+    var outcome: TransportCall.Outcome {
+        state.withLock { state in
+            guard case .finished(let outcome) = state.phase else {
+                preconditionFailure("a shared call's outcome is read only once it has finished")
+            }
+            return outcome
+        }
     }
 
     /// How many sends are members.
@@ -127,7 +138,7 @@ final class SharedTransportCall: Sendable {
             // under the lock, so it is resumed exactly once; the checked kind costs an allocation.
             try await withUnsafeThrowingContinuation { continuation in
                 let (turn, deadline) = state.withLock { state -> (Result<Turn, any Error>?, Duration?) in
-                    if case .finished(let outcome) = state.phase { return (.success(.finished(outcome)), nil) }
+                    if case .finished = state.phase { return (.success(.finished), nil) }
                     // A member missing from an open call has left: its task was cancelled.
                     guard let entry = state.members[member] else { return (.failure(NetworkError.cancelled), nil) }
                     if let decided = state.members[member]?.turn.wait(continuation) {
@@ -250,9 +261,9 @@ final class SharedTransportCall: Sendable {
         // Out of the shared state, so each turn is ended here without the lock. A member that is
         // not waiting learns the outcome from the phase at its next wait.
         for var member in members {
-            guard let ending = member.turn.finish(.success(.finished(outcome))) else { continue }
+            guard let ending = member.turn.finish(.success(.finished)) else { continue }
             if let deadline = ending.resources { DeadlineScheduler.shared.cancel(deadline) }
-            ending.waiter?.resume(returning: .finished(outcome))
+            ending.waiter?.resume(returning: .finished)
         }
     }
 }

@@ -24,10 +24,21 @@ extension URLSessionNetwork {
             TransportCall(SharedTransportCall.wireRequest(wire.transportRequest), on: route)
         }
         var transportStart: ContinuousClock.Instant?
+        // The member that made the call knows it leads; every other one waits to be told.
+        var decidedTurn: SharedTransportCall.Turn? = member == SharedTransportCall.firstMember ? .lead : nil
         do {
             while true {
-                switch try await call.wait(member) {
+                let turn: SharedTransportCall.Turn
+                if let decided = decidedTurn {
+                    turn = decided
+                    decidedTurn = nil
+                } else {
+                    turn = try await call.wait(member)
+                }
+                switch turn {
                 case .lead:
+                    // A send cancelled before it leads never puts the call on the wire.
+                    if SendCancellation.isCancelled { throw NetworkError.cancelled }
                     if let admission { try await admission.acquire(priority: priority) }
                     guard call.start(member, whenDone: { [admission] in admission?.release() }) else {
                         // It left (its task was cancelled) while taking the slot; another member leads now.
@@ -37,13 +48,13 @@ extension URLSessionNetwork {
                     transportStart = context.begin(wire.request, stages: stages, queuedSince: queueStart)
                 case .started:
                     transportStart = context.begin(joining(wire), stages: stages, queuedSince: queueStart)
-                case .finished(let outcome):
+                case .finished:
                     // A member that joined just before the call ended still tells its began actions.
                     let start =
                         transportStart
                         ?? context.begin(joining(wire), stages: stages, queuedSince: queueStart)
                     context.timings.transport = context.elapsed(since: start)
-                    return try outcome.get()
+                    return try call.outcome.get()
                 }
             }
         } catch {

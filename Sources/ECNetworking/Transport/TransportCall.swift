@@ -19,6 +19,10 @@ final class TransportCall: DeadlineTarget {
         var exchange: Task<Void, Never>?
         /// The transport's task for the current hop, on the gathering path.
         var hop: (any SessionTask)?
+        /// The request of the current hop and the redirects followed before it, once the call has
+        /// followed a redirect; before that, the hop is `request`. Kept here rather than captured
+        /// by the hop's completion handler, which then captures the call alone and allocates nothing.
+        var redirect: (request: TransportRequest, followed: Int)?
         var deadline: DeadlineScheduler.Token?
     }
 
@@ -73,7 +77,7 @@ final class TransportCall: DeadlineTarget {
     /// nothing to cancel), what was just set up is released again instead.
     private func start(_ hop: TransportRequest, followed: Int, deadline: DeadlineScheduler.Token? = nil) {
         let transportTask = route.gathering?.gatheringTask(for: hop) { outcome in
-            self.gathered(outcome, of: hop, followed: followed)
+            self.gathered(outcome)
         }
         let exchange: Task<Void, Never>? =
             transportTask != nil
@@ -87,7 +91,10 @@ final class TransportCall: DeadlineTarget {
             }
         let stored = state.withLock { state in
             state.updateResources { resources in
-                if let transportTask { resources.hop = transportTask }
+                if let transportTask {
+                    resources.hop = transportTask
+                    if followed > 0 { resources.redirect = (hop, followed) }
+                }
                 if let exchange { resources.exchange = exchange }
                 if let deadline { resources.deadline = deadline }
             }
@@ -112,7 +119,16 @@ final class TransportCall: DeadlineTarget {
     }
 
     /// A gathered hop ended: the call ends with it, unless it is a redirect to follow.
-    private func gathered(_ outcome: Result<TransportResponse, any Error>, of hop: TransportRequest, followed: Int) {
+    private func gathered(_ outcome: Result<TransportResponse, any Error>) {
+        var hop = request
+        var followed = 0
+        let isRunning = state.withLock { state in
+            state.updateResources { resources in
+                if let redirect = resources.redirect { (hop, followed) = redirect }
+            }
+        }
+        // Ended meanwhile (deadline, cancellation): nothing is left to tell.
+        guard isRunning else { return }
         let response: TransportResponse
         do {
             response = try outcome.get()
