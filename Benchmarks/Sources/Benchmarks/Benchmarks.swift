@@ -100,6 +100,7 @@ enum Benchmarks {
         case .scale: try await ScaleScenario(quick: options.quick).run()
         case .logging: try await LoggingScenario(quick: options.quick).run()
         case .ahc: try await AsyncHTTPClientScenario(quick: options.quick).run()
+        case .instructions: try await InstructionCountScenario(quick: options.quick).run()
         case .profileLibrary:
             try await ProfileScenario(
                 library: true, iterations: options.iterations, actionCount: options.actionCount,

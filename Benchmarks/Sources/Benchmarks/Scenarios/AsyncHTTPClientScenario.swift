@@ -144,7 +144,7 @@ struct AsyncHTTPClientScenario {
     }
 
     /// The server's ceiling with no client in this process: `wrk` from another process, installed
-    /// by `scripts/ensure-wrk.sh` on a full run when missing.
+    /// by `scripts/ensure-tool.sh` on a full run when missing.
     private func measureServerAlone(_ server: LoopbackServer, into outcome: inout ScenarioOutcome) async throws {
         if !quick { await WrkProbe.ensureInstalled() }
         let url = server.baseURL.appendingPathComponent(UsersFixture.path)
@@ -152,7 +152,7 @@ struct AsyncHTTPClientScenario {
         guard let rps = try await WrkProbe.requestsPerSecond(url: url, connections: 64, threads: 2, seconds: seconds)
         else {
             outcome.notes.append(
-                "wrk is not installed (Benchmarks/scripts/ensure-wrk.sh): the server alone was not measured.")
+                "wrk is not installed (Benchmarks/scripts/ensure-tool.sh): the server alone was not measured.")
             return
         }
         outcome.table.add(

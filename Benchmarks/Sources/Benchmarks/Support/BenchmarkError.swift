@@ -10,6 +10,8 @@ enum BenchmarkError: Error, CustomStringConvertible {
     case serverDidNotStart
     /// A scenario's process ended without handing back its outcome.
     case scenarioProcessFailed(status: Int32)
+    /// A tool the benchmark drives (valgrind, strip) failed; the end of what it printed.
+    case toolFailed(String, String)
 
     /// The failure, for the `VIOLATION` line.
     var description: String {
@@ -19,6 +21,7 @@ enum BenchmarkError: Error, CustomStringConvertible {
         case .missingResponse: "the session answered without a response"
         case .serverDidNotStart: "the loopback server did not start"
         case .scenarioProcessFailed(let status): "the scenario's process exited with status \(status) and no outcome"
+        case .toolFailed(let tool, let output): "\(tool) failed: \(output)"
         }
     }
 }

@@ -8,6 +8,8 @@ struct Options: Sendable {
         case loopback, pipeline, scale, logging
         /// The library over AsyncHTTPClientTransport against raw async-http-client and URLSession.
         case ahc
+        /// Instructions per send, counted by callgrind over the two profiling loops.
+        case instructions
         /// Only the library's send loop through the in-memory session, for `valgrind --tool=callgrind`.
         case profileLibrary = "profile-library"
         /// Only the hand-written loop, to subtract from ``profileLibrary`` under callgrind.
