@@ -67,16 +67,11 @@ final class SessionTransport: GatheringTransport {
         for request: TransportRequest,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> (any SessionTask)? {
-        guard !request.hasStreamedBody else { return nil }
-        let urlRequest: URLRequest
-        do {
-            urlRequest = try URLRequest(request, streamedBody: nil)
-        } catch {
-            return FailedSessionTask(error: error, completion: completion)
-        }
         let limit = request.maximumResponseSize
-        return session.dataTask(for: urlRequest) { data, response, error in
-            completion(Self.outcome(data, response, error, limit: limit))
+        return URLRequest.gatheringTask(for: request, completion: completion) { urlRequest in
+            session.dataTask(for: urlRequest) { data, response, error in
+                completion(Self.outcome(data, response, error, limit: limit))
+            }
         }
     }
 

@@ -49,6 +49,24 @@ extension URLRequest {
     }
 }
 
+extension URLRequest {
+    /// A task that carries `request` whole as a `URLRequest` (see ``GatheringTransport``), made by
+    /// `makeTask`; one that fails when resumed if the request cannot be built (a file that cannot
+    /// be read); `nil` for a one-shot stream body, which must be read before it can be sent.
+    static func gatheringTask(
+        for request: TransportRequest,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void,
+        _ makeTask: (URLRequest) -> any SessionTask
+    ) -> (any SessionTask)? {
+        guard !request.hasStreamedBody else { return nil }
+        do {
+            return makeTask(try URLRequest(request, streamedBody: nil))
+        } catch {
+            return FailedSessionTask(error: error, completion: completion)
+        }
+    }
+}
+
 extension TransportRequest {
     /// Whether the body is a one-shot stream, which a `URLRequest` can carry only once read.
     var hasStreamedBody: Bool {

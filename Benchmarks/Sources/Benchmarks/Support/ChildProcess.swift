@@ -7,14 +7,16 @@ enum ChildProcess {
     struct Result {
         /// Its exit status.
         var status: Int32
-        /// Its standard output and standard error, interleaved as written.
+        /// Its standard output, and its standard error interleaved as written when captured.
         var output: String
     }
 
-    /// Runs `executable` with `arguments`, adding `environment` to this process's own.
-    static func run(_ executable: URL, _ arguments: [String], environment: [String: String] = [:]) async throws
-        -> Result
-    {
+    /// Runs `executable` with `arguments`, adding `environment` to this process's own; its
+    /// standard error is captured too, or else passes through to this process's own.
+    static func run(
+        _ executable: URL, _ arguments: [String], environment: [String: String] = [:],
+        capturesStandardError: Bool = true
+    ) async throws -> Result {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -23,7 +25,7 @@ enum ChildProcess {
         }
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = output
+        if capturesStandardError { process.standardError = output }
         try process.run()
         // Read on a Dispatch thread, not a cooperative one: reading blocks until the program
         // exits, and the in-process server needs both cooperative threads meanwhile. Read to the

@@ -12,25 +12,13 @@ enum ScenarioProcess {
 
     /// Runs `scenario` in a child process; its progress goes to this process's standard error.
     static func run(_ scenario: Options.Scenario, quick: Bool) async throws -> ScenarioOutcome {
-        let process = Process()
-        process.executableURL = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
-        process.arguments = ["--only", scenario.rawValue, "--child"] + (quick ? ["--quick"] : [])
-        let output = Pipe()
-        process.standardOutput = output
-        try process.run()
-        // Read on a Dispatch thread, not a cooperative one: reading blocks until the child exits.
-        let data = await withCheckedContinuation { continuation in
-            DispatchQueue.global().async {
-                // Read to the end before waiting, or a child filling the pipe could never exit.
-                let data = output.fileHandleForReading.readDataToEndOfFile()
-                process.waitUntilExit()
-                continuation.resume(returning: data)
-            }
-        }
-        let line = String(decoding: data, as: UTF8.self).split(separator: "\n")
-            .last { $0.hasPrefix(outcomePrefix) }
-        guard process.terminationStatus == 0, let line else {
-            throw BenchmarkError.scenarioProcessFailed(status: process.terminationStatus)
+        let child = try await ChildProcess.run(
+            Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]),
+            ["--only", scenario.rawValue, "--child"] + (quick ? ["--quick"] : []),
+            capturesStandardError: false)
+        let line = child.output.split(separator: "\n").last { $0.hasPrefix(outcomePrefix) }
+        guard child.status == 0, let line else {
+            throw BenchmarkError.scenarioProcessFailed(status: child.status)
         }
         return try JSONDecoder().decode(ScenarioOutcome.self, from: Data(line.dropFirst(outcomePrefix.count).utf8))
     }

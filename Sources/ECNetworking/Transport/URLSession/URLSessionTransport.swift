@@ -138,13 +138,6 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
         for request: TransportRequest,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> (any SessionTask)? {
-        guard !request.hasStreamedBody else { return nil }
-        let urlRequest: URLRequest
-        do {
-            urlRequest = try URLRequest(request, streamedBody: nil)
-        } catch {
-            return FailedSessionTask(error: error, completion: completion)
-        }
         let delegate = delegate
         let delivery = URLSessionExchange.Delivery.gathered { outcome in
             // The completion runs on the session's queue, where following a redirect could not
@@ -156,8 +149,11 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
                 completion(outcome)
             }
         }
-        return exchange(for: urlRequest, limit: limit(of: request), delivery: delivery)
-            ?? FailedSessionTask(error: NetworkError.invalidated, completion: completion)
+        let limit = limit(of: request)
+        return URLRequest.gatheringTask(for: request, completion: completion) { urlRequest in
+            let task: (any SessionTask)? = exchange(for: urlRequest, limit: limit, delivery: delivery)
+            return task ?? FailedSessionTask(error: NetworkError.invalidated, completion: completion)
+        }
     }
 
     /// Lets the tasks in flight finish, then releases the session and its delegate. Tasks
