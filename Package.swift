@@ -25,10 +25,16 @@ let observability: [Target.Dependency] = [
     product("Tracing", of: "swift-distributed-tracing", when: "Tracing"),
     product("Metrics", of: "swift-metrics", when: "Metrics"),
 ]
+// swift-openapi-runtime, and the HTTP request and response types its ClientTransport speaks (its own
+// dependency, so nothing new is resolved).
+let openAPI: [Target.Dependency] = [
+    product("OpenAPIRuntime", of: "swift-openapi-runtime", when: "OpenAPI"),
+    product("HTTPTypes", of: "swift-http-types", when: "OpenAPI"),
+]
 // What the tests capture records, spans and metrics with, and the client the transport's tests and
 // the README's snippets build for `AsyncHTTPClientTransport(client:)`.
 let traitTestDependencies: [Target.Dependency] =
-    observability + [
+    observability + openAPI + [
         product("InMemoryLogging", of: "swift-log", when: "Logging"),
         product("MetricsTestKit", of: "swift-metrics", when: "Metrics"),
         product("AsyncHTTPClient", of: "async-http-client", when: "AsyncHTTPClient"),
@@ -49,6 +55,10 @@ let package = Package(
         .trait(name: "Logging", description: "Log events as structured swift-log records through a Logger."),
         .trait(name: "Tracing", description: "A swift-distributed-tracing span per send and per attempt."),
         .trait(name: "Metrics", description: "Request duration, retry and activity metrics through swift-metrics."),
+        .trait(
+            name: "OpenAPI",
+            description: "Adds NetworkClientTransport, which runs swift-openapi-generator clients through a Network."
+        ),
         .default(enabledTraits: []),
     ],
     dependencies: [
@@ -59,9 +69,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
-        .target(name: "ECNetworking", dependencies: asyncHTTPClient + observability),
+        .target(name: "ECNetworking", dependencies: asyncHTTPClient + observability + openAPI),
         .target(name: "ECNetworkingTesting", dependencies: ["ECNetworking"]),
         // Helpers every test target shares; not a product, so no user ever sees it.
         .target(name: "TestSupport", dependencies: ["ECNetworking"], path: "Tests/TestSupport"),

@@ -12,12 +12,19 @@ let package = Package(
     ],
     dependencies: [
         // The library itself, from this checkout: the Example always runs against the code beside it.
-        .package(name: "ECNetworking", path: ".."),
+        // With the four integrations the tour shows: swift-log records, trace ids, metrics and a
+        // generated OpenAPI client.
+        .package(name: "ECNetworking", path: "..", traits: ["Logging", "Tracing", "Metrics", "OpenAPI"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         // Already in Hummingbird's graph; declared because DemoServer imports these modules directly.
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.80.0"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.6.0"),
+        // Already in the library's graph with its traits on; declared because the Example imports them.
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.7.3"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .target(
@@ -38,12 +45,30 @@ let package = Package(
                 .product(name: "ECNetworking", package: "ECNetworking"),
             ]
         ),
+        // The client swift-openapi-generator made from Sources/DemoOpenAPI/openapi.yaml, committed as
+        // source (see the folder's README for the command).
+        .target(
+            name: "DemoOpenAPI",
+            dependencies: [
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            exclude: ["openapi.yaml", "openapi-generator-config.yaml", "README.md"],
+            // The generator marks its imports `public` and silences the resulting "not used in public
+            // declarations" warnings only from Swift 6.4 on; its code is not ours to change.
+            swiftSettings: [.unsafeFlags(["-suppress-warnings"])]
+        ),
         .executableTarget(
             name: "Example",
             dependencies: [
                 "DemoClient",
+                "DemoOpenAPI",
                 "DemoServer",
                 .product(name: "ECNetworking", package: "ECNetworking"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "Metrics", package: "swift-metrics"),
             ]
         ),
         .testTarget(
@@ -54,9 +79,11 @@ let package = Package(
             name: "ExampleTests",
             dependencies: [
                 "DemoClient",
+                "DemoOpenAPI",
                 "DemoServer",
                 "Example",
                 .product(name: "ECNetworking", package: "ECNetworking"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),
     ],

@@ -12,7 +12,7 @@ step "swift format lint"
 swift format lint --strict --recursive Sources Tests $(ls -d Example/Sources Example/Tests Benchmarks/Sources 2>/dev/null)
 
 # Every package trait the library declares; each is off by default.
-all_traits="AsyncHTTPClient,Logging,Tracing,Metrics"
+all_traits="AsyncHTTPClient,Logging,Tracing,Metrics,OpenAPI"
 tsan() {
   # The suppressions cover one known false positive of the concurrency runtime; see the file.
   TSAN_OPTIONS="suppressions=$PWD/scripts/thread-sanitizer-suppressions.txt ${TSAN_OPTIONS:-}" "$@"

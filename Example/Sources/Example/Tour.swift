@@ -1,7 +1,11 @@
 import DemoClient
+import DemoOpenAPI
 import DemoServer
 import ECNetworking
 import Foundation
+import InMemoryTracing
+import Logging
+import Tracing
 
 /// The walk through the library that `swift run Example` prints: one method per step, each showing
 /// the action stages of its requests and the typed results, and each throwing ``TourFailure`` when
@@ -16,6 +20,10 @@ struct Tour {
     private let isVerbose: Bool
     /// Every stage of every request, for the checks that depend on order and timing.
     private let events = StageEventLog()
+    /// Every span of every send; in-process, since there is no exporter here.
+    private let tracer = InMemoryTracer(idGenerator: .hexadecimal)
+    /// Every duration the library measured, through swift-metrics.
+    private let metrics = TourMetrics()
     private let client: DemoClient
 
     /// Creates a tour of the API at `baseURL`, writing to `console`; `isVerbose` adds the library's log.
@@ -24,7 +32,8 @@ struct Tour {
         self.recorder = recorder
         self.console = console
         self.isVerbose = isVerbose
-        self.client = Self.makeClient(baseURL: baseURL, console: console, events: events, isVerbose: isVerbose)
+        self.client = Self.makeClient(
+            baseURL: baseURL, console: console, events: events, tracer: tracer, metrics: metrics, isVerbose: isVerbose)
     }
 
     /// Runs every step in order; the first one that misbehaves ends the tour with its error.
@@ -38,6 +47,7 @@ struct Tour {
         try await shareOneLogin()
         try await retryFlakyEndpoint()
         try await storedThenFreshCatalog()
+        try await generatedOpenAPIClient()
         console.write("")
         console.write("Tour complete: every step behaved as expected.")
     }
@@ -124,7 +134,9 @@ struct Tour {
     func shareOneLogin() async throws {
         console.step(6, "Ten concurrent requests on a new client, one login")
         // Without coalescing, so that all ten go to the server instead of sharing identical GETs.
-        let newClient = Self.makeClient(baseURL: baseURL, console: console, events: events, isVerbose: isVerbose) {
+        let newClient = Self.makeClient(
+            baseURL: baseURL, console: console, events: events, tracer: tracer, metrics: metrics, isVerbose: isVerbose
+        ) {
             $0.coalescesIdenticalRequests = false
         }
         let serverBefore = await recorder?.loginCount
@@ -204,6 +216,79 @@ struct Tour {
         console.passed("If-None-Match got 304 Not Modified: the stored body was decoded, not downloaded again")
     }
 
+    /// Step 9: the client swift-openapi-generator made from `Sources/DemoOpenAPI/openapi.yaml` sends
+    /// through the tour's network with `NetworkClientTransport`: the held token, the stage tracer
+    /// and the logging apply to its operations, a 404 is the operation's documented output, and
+    /// each send shows its trace ids and the duration swift-metrics recorded.
+    func generatedOpenAPIClient() async throws {
+        console.step(9, "A generated OpenAPI client through the same network, traced and measured")
+        events.removeAll()
+        tracer.clearAll()
+        metrics.removeAll()
+        let api = Client(serverURL: baseURL, transport: NetworkClientTransport(network: client.network))
+
+        guard case .ok(let listing) = try await api.listUsers(query: .init(online: true)) else {
+            throw TourFailure("listUsers did not answer 200")
+        }
+        let online = try listing.body.json
+        console.result("listUsers(online: true) → \(online.map(\.name).joined(separator: ", "))")
+        try TourFailure.check(!online.isEmpty && online.allSatisfy(\.online), "listUsers returned offline users")
+        guard case .ok(let found) = try await api.getUser(path: .init(id: online[0].id)) else {
+            throw TourFailure("getUser(\(online[0].id)) did not answer 200")
+        }
+        let user = try found.body.json
+        console.result("getUser(id: \(user.id)) → .ok, \(user.name)")
+        guard case .notFound(let notFound) = try await api.getUser(path: .init(id: 999_999)) else {
+            throw TourFailure("getUser(999999) did not answer 404")
+        }
+        let apiError = try notFound.body.json
+        console.result("getUser(id: 999999) → .notFound, APIError \(apiError.error)")
+        try TourFailure.check(apiError.error == "not_found", "the 404 body says \(apiError.error)")
+        let began = events.events.filter { $0.stage == .began }
+        try TourFailure.check(
+            began.count == 3 && began.allSatisfy { $0.headers["Authorization"] != nil },
+            "the generated calls did not all go out through the actions with the token")
+        console.passed("three operations ran through the network's actions and went out with the held token")
+        try checkTraces(began: began)
+        try checkDurations(count: 3)
+    }
+
+    /// Prints each send's trace: its span and its attempt's, which went out in the request headers
+    /// (the in-process tracer injects its ids as `in-memory-trace-id` and `in-memory-span-id`).
+    private func checkTraces(began: [StageEvent]) throws {
+        let spans = tracer.finishedSpans
+        let sends = spans.filter { $0.parentSpanID == nil }
+        for send in sends {
+            let attempts = spans.filter { $0.parentSpanID == send.spanID }
+            var target = ""
+            if case .string(let url)? = send.attributes["url.full"]?.toSpanAttribute() {
+                // The path is what tells the three apart; the server is the same for all.
+                target =
+                    URLComponents(string: url).map { $0.percentEncodedPath + ($0.query.map { "?\($0)" } ?? "") } ?? url
+            }
+            console.result(
+                "trace \(send.traceID) \(send.operationName) \(target): send span \(send.spanID), "
+                    + "attempt span \(attempts.map(\.spanID).joined(separator: ", "))")
+        }
+        let injected = Set(began.compactMap { $0.headers[InMemoryTracer.traceIDKey] })
+        try TourFailure.check(sends.count == 3, "expected one trace per operation, found \(sends.count)")
+        try TourFailure.check(
+            injected == Set(sends.map(\.traceID)), "the requests did not carry their own trace ids")
+        console.passed("one trace per operation, each request carrying its attempt's ids")
+    }
+
+    /// Prints the `http.client.request.duration` values swift-metrics received during the step.
+    private func checkDurations(count: Int) throws {
+        let durations = metrics.timerValues(label: "http.client.request.duration")
+        for value in durations {
+            let dimensions = value.dimensions.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
+            console.result("http.client.request.duration \(TourConsole.format(value.duration)) \(dimensions)")
+        }
+        try TourFailure.check(
+            durations.count == count, "expected \(count) request durations, swift-metrics got \(durations.count)")
+        console.passed("swift-metrics timed every send, by method, status class and outcome")
+    }
+
     // MARK: - Support
 
     /// The token the client holds, which must exist after an authenticated request.
@@ -243,17 +328,42 @@ struct Tour {
         baseURL: URL,
         console: TourConsole,
         events: StageEventLog,
+        tracer: InMemoryTracer,
+        metrics: TourMetrics,
         isVerbose: Bool,
         configure: (inout NetworkConfiguration) -> Void = { _ in }
     ) -> DemoClient {
         DemoClient(
             baseURL: baseURL,
-            // The log repeats the trace with headers and a cURL line each: worth it only when asked for.
-            logSink: isVerbose ? LogSink(console.log) : .discard,
+            // The log repeats the trace with headers and a cURL line each: worth it only when asked
+            // for. It goes out as structured swift-log records, each shown with its fields.
+            logSink: isVerbose
+                ? .logger(Logger(label: "ECNetworking") { _ in TourLogHandler(console: console) }) : .discard,
             stageObserver: { event in
                 events.append(event)
                 console.trace(event)
             },
-            configure: configure)
+            configure: { configuration in
+                configuration.tracer = tracer
+                configuration.metricsFactory = metrics
+                configure(&configuration)
+            })
+    }
+}
+
+extension InMemoryTracer.IDGenerator {
+    /// Random ids of W3C trace context's sizes (16 and 8 bytes, in hex), as a real tracer makes.
+    static var hexadecimal: Self {
+        Self(nextTraceID: { randomHex(bytes: 16) }, nextSpanID: { randomHex(bytes: 8) })
+    }
+
+    private static func randomHex(bytes: Int) -> String {
+        (0..<bytes).map { _ in String(UInt8.random(in: 0...255), radix: 16).leftPadded(to: 2) }.joined()
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(to length: Int) -> String {
+        String(repeating: "0", count: max(0, length - count)) + self
     }
 }

@@ -16,12 +16,34 @@ struct TourTests {
 
             let lines = output.lines
             #expect(lines.last == "Tour complete: every step behaved as expected.")
-            #expect(lines.filter { $0.hasPrefix("== ") }.count == 8)
+            #expect(lines.filter { $0.hasPrefix("== ") }.count == 9)
+            #expect(lines.contains("  → getUser(id: 999999) → .notFound, APIError not_found"))
+            #expect(lines.filter { $0.hasPrefix("  → trace ") }.count == 3)
+            #expect(lines.filter { $0.hasPrefix("  → http.client.request.duration ") }.count == 3)
             #expect(lines.contains("    [will-begin] POST /login"))
             #expect(lines.contains("  → 204 No Content → Void"))
             #expect(lines.contains("    [completed] 304 GET /catalog"))
             // One login on demand, one for the new client of the concurrency step.
             #expect(await server.recorder.loginCount == 2)
+        }
+    }
+
+    @Test("--verbose shows the library's log as swift-log records with their structured fields")
+    func verboseLog() async throws {
+        try await withDemoServer { server in
+            let output = LineCollector()
+
+            let console = TourConsole(write: output.append)
+            try await Tour(baseURL: server.baseURL, recorder: server.recorder, console: console, isVerbose: true).run()
+
+            let log = output.lines.filter { $0.hasPrefix("      | ") }
+            #expect(log.contains { $0.hasPrefix("      | [debug] ") })
+            #expect(log.contains { $0.hasPrefix("      | [info] ") })
+            #expect(log.contains { $0.contains("send.id=") && $0.contains("http.response.status_code=404") })
+            // The token the requests carried never reaches the log.
+            let token = try #require(
+                await server.recorder.requests(path: "/users").last?.headers.values(for: "Authorization").first)
+            #expect(!log.contains { $0.contains(token.dropFirst("Bearer ".count)) })
         }
     }
 
