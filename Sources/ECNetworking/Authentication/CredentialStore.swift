@@ -104,6 +104,7 @@ actor CredentialStore<A: Authenticator> {
     ///   credentials turned out unusable lately; the authenticator is not asked.
     private func startRefresh() throws -> RefreshFlight<Issued> {
         try limiter.checkRefreshAllowed()
+        ObservedSend.refreshStarted()
         let flight = RefreshFlight<Issued>(timeout: refreshTimeout)
         let stale = credential
         let markers = RefreshMarker.refreshingStores.union([ObjectIdentifier(self)])

@@ -29,6 +29,11 @@ protocol SendObservation: Sendable {
     func attemptEnded(response: NetworkResponse?, error: (any Error)?)
     /// The send ended, as the metrics hook sees it.
     func sendEnded(_ metrics: RequestMetrics)
+    /// The send started a credential refresh (one refresh, however many sends wait for it).
+    func refreshStarted()
+    /// Runs the whole send, its actions included, in the observer's context: a tracer's send
+    /// span is the parent of whatever the actions send (a login inside a refresh).
+    func withinSend<Value>(_ body: () async throws -> Value) async throws -> Value
 }
 
 extension SendObserver {
@@ -39,6 +44,24 @@ extension SendObservation {
     func attemptWillSend(_ request: inout NetworkRequest) {}
     func attemptOnWire(_ request: NetworkRequest) {}
     func attemptEnded(response: NetworkResponse?, error: (any Error)?) {}
+    func refreshStarted() {}
+    func withinSend<Value>(_ body: () async throws -> Value) async throws -> Value {
+        try await body()
+    }
+}
+
+/// The observations of the send the current task is running, for the parts of the library that
+/// learn something about a send without being handed it: a ``CredentialStore`` starting a refresh.
+/// Bound only when a network has observers, so a send without integrations pays nothing.
+enum ObservedSend {
+    @TaskLocal static var observations: [any SendObservation] = []
+
+    /// Tells the current send's observers that it started a credential refresh.
+    static func refreshStarted() {
+        for observation in observations {
+            observation.refreshStarted()
+        }
+    }
 }
 
 extension NetworkConfiguration {

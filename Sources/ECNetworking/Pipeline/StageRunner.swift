@@ -55,7 +55,9 @@ package struct StageRunner: Sendable {
         // while this send is ending must not hide its failure from them.
         let failureActions = actions.failureActions
         do {
-            let value = try await body(&context)
+            let value =
+                context.observations.isEmpty
+                ? try await body(&context) : try await withinObservations(context.observations, &context, body)
             report(context.metrics(error: nil), to: context.observations)
             return value
         } catch {
@@ -66,6 +68,27 @@ package struct StageRunner: Sendable {
             report(context.metrics(error: error), to: context.observations)
             throw error
         }
+    }
+
+    /// Runs `body` inside every observation's ``SendObservation/withinSend(_:)``, with the
+    /// observations bound for ``ObservedSend``.
+    private func withinObservations<Value>(
+        _ observations: [any SendObservation],
+        _ context: inout SendContext,
+        _ body: (inout SendContext) async throws -> Value
+    ) async throws -> Value {
+        try await ObservedSend.$observations.withValue(observations) {
+            try await nest(observations[...], &context, body)
+        }
+    }
+
+    private func nest<Value>(
+        _ observations: ArraySlice<any SendObservation>,
+        _ context: inout SendContext,
+        _ body: (inout SendContext) async throws -> Value
+    ) async throws -> Value {
+        guard let first = observations.first else { return try await body(&context) }
+        return try await first.withinSend { try await nest(observations.dropFirst(), &context, body) }
     }
 
     /// Tells the integrations that a response store answered `request` without a network call.

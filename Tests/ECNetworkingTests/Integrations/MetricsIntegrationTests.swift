@@ -129,6 +129,31 @@
             #expect(total(metrics, "http.client.refreshes") == 1)
         }
 
+        @Test("sends that share one refresh count it once: refreshes, not the sends that carried their credential")
+        func sharedRefreshCountsOnce() async throws {
+            let metrics = TestMetrics()
+            let session = MockSession()
+            // Slow enough that all three are on the wire with the old credential before any is rejected.
+            session.stub(
+                .header(name: "Authorization", value: "Bearer old"),
+                with: MockResponse(statusCode: 401, delay: .milliseconds(300)))
+            session.stub(.header(name: "Authorization", value: "Bearer new"), with: MockResponse(statusCode: 204))
+            let network = makeMeasuredNetwork(session: session, metrics: metrics)
+            let authenticator = CountingAuthenticator()
+            network.add(
+                action: AuthenticatingAction(authenticator: authenticator, credential: TestCredential(token: "old")))
+
+            async let first: Void = network.send(FetchProfile(id: 1))
+            async let second: Void = network.send(FetchProfile(id: 2))
+            async let third: Void = network.send(FetchProfile(id: 3))
+            _ = try await (first, second, third)
+
+            #expect(authenticator.refreshes.count == 1)
+            #expect(session.authorizations.filter { $0 == "Bearer old" }.count == 3)
+            #expect(session.authorizations.filter { $0 == "Bearer new" }.count == 3)
+            #expect(total(metrics, "http.client.refreshes") == 1)
+        }
+
         @Test("the active requests meter counts a send while it runs and drops it when it is cancelled")
         func activeRequests() async throws {
             let metrics = TestMetrics()

@@ -60,6 +60,33 @@
             #expect(sent == [first.identity.traceparent, second.identity.traceparent])
         }
 
+        @Test("a login sent inside a refresh is traced as a child of the send that needed the credential")
+        func loginIsAChildOfTheSendThatNeededIt() async throws {
+            let tracer = RecordingTracer()
+            let loginSession = MockSession()
+            loginSession.stub(with: [MockResponse(statusCode: 200)])
+            let login = makeNetwork(session: loginSession) { $0.tracer = tracer }
+            let loginURL = testBaseURL.appendingPathComponent("login")
+            let authenticator = CountingAuthenticator { _, _ in
+                _ = try await login.send(NetworkRequest(url: loginURL))
+                return TestCredential(token: "new")
+            }
+            let (network, _) = makeTracedNetwork(answering: [MockResponse(statusCode: 200)], tracer: tracer)
+            network.add(action: AuthenticatingAction(authenticator: authenticator, credential: nil))
+
+            _ = try await network.send(NetworkRequest(url: usersURL))
+
+            let spans = tracer.spans.all
+            try #require(spans.count == 4)
+            let send = try #require(spans.first { $0.parentSpanID == nil })
+            // The login's own send span hangs under the users send; its attempt under the login.
+            let loginSend = try #require(
+                spans.first { $0.string("url.full")?.hasSuffix("/login") == true && $0.parentSpanID != nil })
+            #expect(loginSend.parentSpanID == send.identity.spanID)
+            #expect(loginSend.identity.traceID == send.identity.traceID)
+            #expect(spans.allSatisfy { $0.endCount == 1 })
+        }
+
         @Test("the send's span is a child of the caller's span")
         func childOfTheCallersSpan() async throws {
             let tracer = RecordingTracer()

@@ -20,14 +20,11 @@
     }
 
     /// One send's metrics: it counts as active from start to end, and its duration, retries,
-    /// joined requests and renewed credentials are recorded as they happen.
+    /// joined requests and the credential refreshes it started are recorded as they happen.
     final class MeasuredSend: SendObservation {
         private let factory: any MetricsFactory
         private let method: String
         private let activeRequests: Meter
-        /// The credential renewals the send's last attempt had carried, to count only new ones.
-        private let renewalsSeen = LockedState(0)
-
         init(factory: any MetricsFactory, method: String) {
             self.factory = factory
             self.method = method
@@ -36,13 +33,8 @@
             activeRequests.increment()
         }
 
-        func attemptWillSend(_ request: inout NetworkRequest) {
-            let renewals = request.customProperties[CredentialRenewalCount.self]
-            let new = renewalsSeen.withLock { seen in
-                defer { seen = max(seen, renewals) }
-                return renewals - seen
-            }
-            if new > 0 { counter("http.client.refreshes").increment(by: new) }
+        func refreshStarted() {
+            counter("http.client.refreshes").increment()
         }
 
         func attemptOnWire(_ request: NetworkRequest) {

@@ -23,8 +23,8 @@
         ///   already on the wire instead of sending their own.
         /// - `http.client.stored_answers` (counter): answers a response store gave without a
         ///   network call.
-        /// - `http.client.refreshes` (counter): attempts sent with a credential renewed since the
-        ///   send's previous attempt (one refresh shared by several sends counts for each).
+        /// - `http.client.refreshes` (counter): credential refreshes, counted once each by the send
+        ///   that started it, however many sends wait for it.
         public var metricsFactory: (any MetricsFactory)? {
             get { observer(of: MetricsObserver.self)?.factory }
             set { setObserver(newValue.map(MetricsObserver.init(factory:))) }

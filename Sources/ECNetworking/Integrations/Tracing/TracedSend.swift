@@ -25,6 +25,12 @@
             describe(request, on: sendSpan)
         }
 
+        /// Runs the send with its span as the current context, so that whatever its actions send
+        /// (a login inside a credential refresh, which inherits it) is traced as part of it.
+        func withinSend<Value>(_ body: () async throws -> Value) async throws -> Value {
+            try await ServiceContext.withValue(sendSpan.context) { try await body() }
+        }
+
         func attemptWillSend(_ request: inout NetworkRequest) {
             let method = request.method.telemetryName
             let span = tracer.startSpan(
