@@ -54,7 +54,7 @@ public struct NetworkRequest: Sendable {
     }
 
     /// Creates a request with any kind of body: `.json(value)`, `.data(bytes, contentType:)`,
-    /// `.form(fields)` or `.text(string)`.
+    /// `.form(fields)`, `.text(string)`, `.file(at:)`, `.stream(chunks)` or `.multipart(form)`.
     public init(
         headers: HTTPHeaders = [:],
         method: HTTPMethod = .get,
