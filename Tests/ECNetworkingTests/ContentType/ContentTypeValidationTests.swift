@@ -130,3 +130,22 @@ struct ContentTypeValidationTests {
         #expect(MediaRange.list(" text/html , application/xhtml+xml;q=0.9, bogus").count == 2)
     }
 }
+
+@Suite("Content-type validation against a loopback server")
+struct ContentTypeLoopbackTests {
+    @Test("an HTML page where JSON was expected fails with unacceptableContentType, over real HTTP")
+    func htmlFromRealServer() async throws {
+        let server = try LoopbackHTTPServer { _ in
+            .response(status: 200, headers: ["Content-Type": "text/html"], body: Data("<html></html>".utf8))
+        }
+        defer { server.stop() }
+        let network = URLSessionNetwork(configuration: NetworkConfiguration(baseURL: server.baseURL))
+
+        await #expect {
+            try await network.send(GetUser())
+        } throws: { error in
+            guard case .unacceptableContentType(let response)? = error as? NetworkError else { return false }
+            return response.headers["Content-Type"] == "text/html"
+        }
+    }
+}
