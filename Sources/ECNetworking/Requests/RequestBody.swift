@@ -7,8 +7,9 @@ import Foundation
 ///
 /// Every kind but ``stream(_:length:contentType:)`` can be sent again, so a retry (asked for by a
 /// completed action or the ``RetryPolicy``) and a 307 or 308 redirect resend it. A stream is read
-/// once: a send with one fails with ``NetworkError/invalidRequest(reason:)`` instead of retrying,
-/// and is never joined with an identical request (see ``NetworkConfiguration/coalescesIdenticalRequests``).
+/// once: a send with one fails with ``NetworkError/bodyNotReplayable(response:lastError:)``
+/// instead of retrying, and is never joined with an identical request (see
+/// ``NetworkConfiguration/coalescesIdenticalRequests``).
 public struct RequestBody: Sendable {
     enum Content: Sendable {
         case json(any Encodable & Sendable, encoder: JSONEncoder?)
@@ -61,8 +62,10 @@ public struct RequestBody: Sendable {
     /// given, chunked otherwise.
     ///
     /// A stream is read once, so the send is never retried and never follows a 307 or 308
-    /// redirect: either fails with ``NetworkError/invalidRequest(reason:)`` rather than resend
-    /// bytes already consumed. A stream that ends before `length` bytes fails the send.
+    /// redirect: a retry fails with ``NetworkError/bodyNotReplayable(response:lastError:)`` and
+    /// such a redirect with ``NetworkError/invalidRequest(reason:)``, rather than resend bytes
+    /// already consumed. `length`, when given, must be the exact number of bytes the stream
+    /// produces: a transport that announces it (AsyncHTTPClientTransport) fails the send otherwise.
     public static func stream<Chunks: AsyncSequence & Sendable>(
         _ chunks: Chunks, length: Int? = nil, contentType: String? = "application/octet-stream"
     ) -> RequestBody where Chunks.Element == Data {
