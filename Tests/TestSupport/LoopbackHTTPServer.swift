@@ -26,6 +26,8 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         public let path: String
         /// Header values by lower-cased name.
         public let headers: [String: String]
+        /// The body, as many bytes as `Content-Length` said.
+        public var body = Data()
 
         /// The value of a header, whatever the case of `name`.
         public func header(_ name: String) -> String? {
@@ -219,7 +221,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         return Data(text.utf8)
     }
 
-    /// Reads the request line and headers, and skips a body of `Content-Length` bytes.
+    /// Reads the request line, the headers and the body, of `Content-Length` bytes or chunked.
     private func readRequest(from connection: Int32) -> ReceivedRequest? {
         var received = Data()
         let separator = Data("\r\n\r\n".utf8)
@@ -243,14 +245,41 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             headers[name] = headers[name].map { "\($0), \(value)" } ?? value
         }
-        var remaining = Int(headers["content-length"] ?? "0") ?? 0
-        remaining -= received.count - end.upperBound
-        while remaining > 0 {
-            let count = recv(connection, &buffer, min(buffer.count, remaining), 0)
-            guard count > 0 else { return nil }
-            remaining -= count
+        var body = Data(received[end.upperBound...])
+        // libcurl waits a second for this before it sends a large body.
+        if headers["expect"]?.lowercased() == "100-continue" {
+            _ = write(Data("HTTP/1.1 100 Continue\r\n\r\n".utf8), to: connection)
         }
-        return ReceivedRequest(method: String(requestLine[0]), path: String(requestLine[1]), headers: headers)
+        // Reads at least one more byte into `body`; `false` when the client went away.
+        func receiveMore() -> Bool {
+            let count = recv(connection, &buffer, buffer.count, 0)
+            guard count > 0 else { return false }
+            body.append(contentsOf: buffer[..<count])
+            return true
+        }
+        if headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
+            // Chunked framing wins over a Content-Length sent with it (RFC 9112, 6.3).
+            var decoded = Data()
+            while true {
+                while body.range(of: Data("\r\n".utf8)) == nil { guard receiveMore() else { return nil } }
+                let lineEnd = body.range(of: Data("\r\n".utf8))!
+                let sizeText = String(decoding: body[body.startIndex..<lineEnd.lowerBound], as: UTF8.self)
+                guard let size = Int(sizeText.split(separator: ";")[0], radix: 16) else { return nil }
+                while body.count - (lineEnd.upperBound - body.startIndex) < size + 2 {
+                    guard receiveMore() else { return nil }
+                }
+                decoded.append(body[lineEnd.upperBound..<lineEnd.upperBound + size])
+                body = Data(body[(lineEnd.upperBound + size + 2)...])
+                if size == 0 { break }
+            }
+            body = decoded
+        } else {
+            let length = Int(headers["content-length"] ?? "0") ?? 0
+            while body.count < length { guard receiveMore() else { return nil } }
+        }
+        var request = ReceivedRequest(method: String(requestLine[0]), path: String(requestLine[1]), headers: headers)
+        request.body = body
+        return request
     }
 
     #if canImport(Glibc)

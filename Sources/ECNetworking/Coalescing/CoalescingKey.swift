@@ -24,6 +24,13 @@ struct CoalescingKey: Hashable, Sendable {
         guard isEnabled, wire.request.method == .get, wire.request.customProperties[AllowsCoalescing.self] else {
             return nil
         }
+        // A file's or a stream's bytes are not known to compare, and a stream is read once: such a
+        // request always goes out alone.
+        switch wire.transportRequest.body?.source {
+        case nil: body = nil
+        case .bytes(let data)?: body = data
+        case .file?, .stream?: return nil
+        }
         method = wire.request.method
         url = wire.request.url
         var headers = wire.request.headers
@@ -33,7 +40,6 @@ struct CoalescingKey: Hashable, Sendable {
             headers.remove(name: name)
         }
         self.headers = headers
-        if case .bytes(let data)? = wire.transportRequest.body?.source { body = data } else { body = nil }
         cachePolicy = wire.transportRequest.cachePolicy ?? .useProtocolCachePolicy
         var hasher = Hasher()
         hasher.combine(method)

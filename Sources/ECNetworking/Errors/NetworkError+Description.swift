@@ -33,6 +33,10 @@ extension NetworkError: CustomStringConvertible, CustomDebugStringConvertible, C
             ("timedOut", duration)
         case .unacceptableStatusCode(let response):
             ("unacceptableStatusCode", response)
+        case .unacceptableContentType(let response):
+            ("unacceptableContentType", response)
+        case .bodyNotReplayable(let response, let lastError):
+            ("bodyNotReplayable", (response: response as Any, lastError: lastError.map(Self.shown) as Any))
         case .decodingFailed(let error, let response):
             ("decodingFailed", (Self.shown(error), response: response))
         case .retryLimitReached(let attempts, let response):

@@ -24,6 +24,12 @@ extension NetworkError: LocalizedError {
             "The request timed out after \(duration)."
         case .unacceptableStatusCode(let response):
             "The server answered with status \(response.statusCode)\(Self.bodySnippet(response, redaction: redaction))."
+        case .unacceptableContentType(let response):
+            "The response's content type \(response.headers["Content-Type"].map { "\"\($0)\"" } ?? "(none)") is not one the request accepts."
+        case .bodyNotReplayable(let response, let lastError):
+            "The request was not retried, since its body was a stream, read once"
+                + (lastError.map { "; the attempt failed: \(redaction.describe($0))" }
+                    ?? response.map { "; the attempt answered with status \($0.statusCode)." } ?? ".")
         case .decodingFailed(let error, let response):
             "The response (status \(response.statusCode), \(response.body.count) bytes) could not be decoded: "
                 + "\(redaction.describe(error))."

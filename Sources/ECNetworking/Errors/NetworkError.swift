@@ -21,6 +21,10 @@ public enum NetworkError: Error, Sendable {
     /// The server answered with a status the request does not accept. The whole response is here,
     /// so an API error body can be decoded with ``decodeBody(_:using:)``.
     case unacceptableStatusCode(NetworkResponse)
+    /// The response's `Content-Type` is not one the request accepts (its `Accept` header, or
+    /// JSON for a `Decodable` response); found before decoding, after the status was accepted.
+    /// Carries the whole response. See ``NetworkConfiguration/validatesContentType``.
+    case unacceptableContentType(NetworkResponse)
     /// The body could not be turned into the typed response. Carries the underlying error and
     /// the response, so its body can be inspected.
     case decodingFailed(any Error, response: NetworkResponse)
@@ -28,6 +32,11 @@ public enum NetworkError: Error, Sendable {
     /// ``NetworkConfiguration/maximumRetries`` allows (the retry policy's included). Carries the
     /// number of attempts and the response the action wanted retried.
     case retryLimitReached(attempts: Int, response: NetworkResponse)
+    /// A completed action or the retry policy asked for a retry, but the request's body was a
+    /// one-shot stream (``RequestBody/stream(_:length:contentType:)``) the attempt had consumed,
+    /// so the send ends rather than resend it. Carries the attempt's response, when it got one,
+    /// and its error, when it failed.
+    case bodyNotReplayable(response: NetworkResponse?, lastError: (any Error)?)
     /// The session answered with something that is not an HTTP response.
     case invalidResponse
     /// The body grew past ``NetworkConfiguration/maximumResponseSize``; the transfer was stopped.
@@ -59,8 +68,10 @@ public enum NetworkError: Error, Sendable {
     public var response: NetworkResponse? {
         switch self {
         case .unacceptableStatusCode(let response), .decodingFailed(_, let response),
-            .retryLimitReached(_, let response):
+            .retryLimitReached(_, let response), .unacceptableContentType(let response):
             response
+        case .bodyNotReplayable(let response, let lastError):
+            response ?? (lastError as? NetworkError)?.response
         case .retriesExhausted(_, let lastError):
             (lastError as? NetworkError)?.response
         default:

@@ -109,7 +109,8 @@ struct Redaction: Sendable {
 
     /// The request as it may be handed on to code that keeps or forwards it (the metrics hook):
     /// sensitive header values, userinfo, query items and body fields redacted. A JSON body that was
-    /// never encoded is left out, since its fields are not known.
+    /// never encoded and a multipart form are left out, since their fields are not known, and so is
+    /// a stream, which only the transport may read.
     func request(_ request: NetworkRequest) -> NetworkRequest {
         var redacted = request
         redacted.headers = headers(request.headers)
@@ -132,8 +133,12 @@ struct Redaction: Sendable {
         case .text(let text, let contentType)?:
             let text = String(decoding: body(Data(text.utf8), contentType: contentType), as: UTF8.self)
             redacted.body = .text(text, contentType: contentType)
-        case .json?:
+        case .json?, .multipart?, .stream?:
+            // A multipart form's fields are not redacted one by one, and a stream must be left
+            // for the transport to read.
             redacted.body = nil
+        case .file?:
+            break
         case nil:
             break
         }

@@ -37,6 +37,12 @@ public struct NetworkConfiguration: Sendable {
     /// Status codes that count as success; 200..<300 by default. A request's own
     /// ``NetworkRequest/acceptableStatusCodes`` wins.
     public var acceptableStatusCodes: Set<Int>
+    /// Whether a response to a request with ``Request/acceptableContentTypes`` (every
+    /// `Decodable` response, as JSON) must have a `Content-Type` the request accepts: its `Accept`
+    /// header, or those types. On by default; a mismatch fails with
+    /// ``NetworkError/unacceptableContentType(_:)`` before decoding. A request's own
+    /// ``NetworkRequest/validatesContentType`` wins.
+    public var validatesContentType: Bool
     /// The most retries one send makes, whoever asks for them; 3 by default, so at most four
     /// attempts. Completed actions (``ResponseDecision/retry(after:)``) and the ``retryPolicy``
     /// draw on this one allowance, and ``RequestMetrics/retriedBy`` says who asked for each retry.
@@ -105,6 +111,7 @@ public struct NetworkConfiguration: Sendable {
         self.encoder = JSONEncoder()
         self.decoder = JSONDecoder()
         self.acceptableStatusCodes = Set(200..<300)
+        self.validatesContentType = true
         self.maximumRetries = 3
         self.completionQueue = nil
         self.metricsHandler = nil

@@ -42,6 +42,8 @@ extension URLSessionNetwork {
     ) async throws -> NetworkResponse {
         // Encoded before the queue, since identical requests are found by what goes on the wire.
         let wire = try WireRequest(request, configuration: configuration)
+        // A multipart body's temporary file must outlive the transfer that reads it.
+        defer { withExtendedLifetime(wire.temporaryFile) {} }
         context.request = wire.request
         var response: NetworkResponse
         if let key = CoalescingKey(wire, isEnabled: configuration.coalescesIdenticalRequests) {

@@ -149,6 +149,10 @@ package struct StageRunner: Sendable {
                     throw exhausted
                         ? NetworkError.retriesExhausted(attempts: context.attempts, lastError: error) : error
                 }
+                // A one-shot stream body was consumed by the attempt; never resend it silently.
+                guard context.request.body?.isReplayable ?? true else {
+                    throw NetworkError.bodyNotReplayable(response: error.response, lastError: error)
+                }
                 context.retriedBy.append(.retryPolicy)
                 retryDelay = policy.delay(after: context.attempts, response: error.response)
             }
@@ -249,6 +253,9 @@ package struct StageRunner: Sendable {
             case .retry(let delay):
                 guard context.attempts <= configuration.maximumRetries else {
                     throw NetworkError.retryLimitReached(attempts: context.attempts, response: response)
+                }
+                guard context.request.body?.isReplayable ?? true else {
+                    throw NetworkError.bodyNotReplayable(response: response, lastError: nil)
                 }
                 context.retriedBy.append(.completedAction(String(describing: type(of: action))))
                 return .retry(after: delay)

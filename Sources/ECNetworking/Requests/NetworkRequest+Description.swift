@@ -24,6 +24,7 @@ extension NetworkRequest: CustomStringConvertible, CustomDebugStringConvertible,
                 "timeout": timeout as Any,
                 "cachePolicy": cachePolicy as Any,
                 "acceptableStatusCodes": acceptableStatusCodes as Any,
+                "validatesContentType": validatesContentType as Any,
                 "customProperties": "\(customProperties.count) properties",
             ],
             displayStyle: .struct)

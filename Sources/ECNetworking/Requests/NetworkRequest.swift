@@ -33,6 +33,12 @@ public struct NetworkRequest: Sendable {
     public var cachePolicy: URLRequest.CachePolicy?
     /// Status codes that count as success for this request; `nil` uses the configuration's.
     public var acceptableStatusCodes: Set<Int>?
+    /// Whether the response's `Content-Type` must be one this request accepts (its `Accept`
+    /// header, or JSON for a `Decodable` response); a mismatch fails with
+    /// ``NetworkError/unacceptableContentType(_:)`` before decoding. `nil`, the default, follows
+    /// ``NetworkConfiguration/validatesContentType`` for requests whose ``Request`` has
+    /// ``Request/acceptableContentTypes``; `true` checks any request with an `Accept` header.
+    public var validatesContentType: Bool?
     /// Extra information for actions; see ``CustomProperties``.
     public var customProperties: CustomProperties
 
@@ -54,7 +60,7 @@ public struct NetworkRequest: Sendable {
     }
 
     /// Creates a request with any kind of body: `.json(value)`, `.data(bytes, contentType:)`,
-    /// `.form(fields)` or `.text(string)`.
+    /// `.form(fields)`, `.text(string)`, `.file(at:)`, `.stream(chunks)` or `.multipart(form)`.
     public init(
         headers: HTTPHeaders = [:],
         method: HTTPMethod = .get,
@@ -72,6 +78,7 @@ public struct NetworkRequest: Sendable {
         self.timeout = timeout
         self.cachePolicy = nil
         self.acceptableStatusCodes = nil
+        self.validatesContentType = nil
         self.customProperties = customProperties
     }
 

@@ -37,6 +37,13 @@ public protocol Request: Sendable {
     /// fails with that error, unchanged, and nothing is sent.
     func buildRequest(with baseURL: URL) throws -> NetworkRequest
 
+    /// The media types the response may have, checked against its `Content-Type` before it is
+    /// decoded when the request has no `Accept` header (see
+    /// ``NetworkConfiguration/validatesContentType``). `application/json` for a `Decodable`
+    /// response, which also takes `+json` types such as `application/problem+json`; `nil`, no
+    /// check, for the others (`Void`, `Data`, `String`).
+    var acceptableContentTypes: [String]? { get }
+
     /// Turns the validated response into ``Response``. A thrown error becomes
     /// ``NetworkError/decodingFailed(_:response:)`` carrying the response.
     ///
@@ -52,6 +59,9 @@ public protocol Request: Sendable {
 extension Request {
     /// No custom properties by default.
     public var customProperties: CustomProperties { CustomProperties() }
+
+    /// No check by default: the library cannot know what a custom decoding reads.
+    public var acceptableContentTypes: [String]? { nil }
 
     /// Decodes the body with the `Data` form, so that whichever form a request implements is used.
     public func response(from response: NetworkResponse, with decoder: JSONDecoder) throws -> Response {
@@ -73,6 +83,9 @@ extension Request {
 // as in ECNetworking, instead of finding `Void`, `Data` and `String` equally likely.
 
 extension Request where Response: Decodable {
+    /// JSON, which the built-in decoding reads.
+    public var acceptableContentTypes: [String]? { ["application/json"] }
+
     /// Decodes the body as JSON with the configuration's decoder.
     public func response(from data: Data, with decoder: JSONDecoder) throws -> Response {
         try decoder.decode(Response.self, from: data)
@@ -85,6 +98,9 @@ extension Request where Response == Void {
 }
 
 extension Request where Response == Data {
+    /// Any bytes: none are decoded.
+    public var acceptableContentTypes: [String]? { nil }
+
     /// Returns the body as it came.
     public func response(from data: Data, with decoder: JSONDecoder) throws -> Response {
         data
@@ -92,6 +108,9 @@ extension Request where Response == Data {
 }
 
 extension Request where Response == String {
+    /// Any text: none is decoded as JSON.
+    public var acceptableContentTypes: [String]? { nil }
+
     /// Returns the body read as UTF-8.
     ///
     /// - Throws: ``ResponseDecodingError/invalidText`` when the body is not valid UTF-8.

@@ -12,13 +12,18 @@ struct WireRequest: Sendable {
     var transportRequest: TransportRequest
     /// The deadline of one attempt, enforced by the pipeline itself.
     var timeout: Duration? { transportRequest.timeout }
+    /// The file a large multipart body was written to, removed once the last copy of this
+    /// request (the attempt that sends it) is gone.
+    let temporaryFile: TemporaryFile?
 
     /// Validates and encodes `request`.
     ///
     /// - Throws: ``NetworkError/invalidRequest(reason:)`` for a URL that is not absolute HTTP(S),
     ///   a method that is not an HTTP token, or a header with a line break or invalid name (the
     ///   reason names the URL redacted with the configuration's ``SensitiveData``, never a header value);
-    ///   ``NetworkError/encodingFailed(_:)`` for a body that cannot be encoded.
+    ///   ``NetworkError/encodingFailed(_:)`` for a body that cannot be encoded;
+    ///   ``NetworkError/invalidRequest(reason:)`` for a body file, or a multipart part's file,
+    ///   that cannot be read.
     init(_ request: NetworkRequest, configuration: NetworkConfiguration) throws {
         let url = try request.urlWithQuery()
         guard let scheme = url.scheme,
@@ -34,19 +39,24 @@ struct WireRequest: Sendable {
         var wire = request
         wire.url = url
         wire.queryItems = []
-        if let body = request.body {
-            let encoded = try body.encoded(defaultEncoder: configuration.encoder)
-            if let contentType = encoded.contentType, !wire.headers.contains(name: "Content-Type") {
+        var body: TransportRequestBody?
+        if let requestBody = request.body {
+            let encoded = try requestBody.transportBody(defaultEncoder: configuration.encoder)
+            if let contentType = requestBody.impliedContentType, !wire.headers.contains(name: "Content-Type") {
                 wire.headers.add(name: "Content-Type", value: contentType)
             }
-            wire.body = .data(encoded.data, contentType: nil)
+            body = encoded.body
+            temporaryFile = encoded.temporaryFile
+            // Actions see the bytes that go on the wire; a file, a stream or a multipart form
+            // stays as it was, since its bytes are read only as it is sent.
+            if case .bytes(let data) = encoded.body.source, requestBody.isBuffered {
+                wire.body = .data(data, contentType: nil)
+            }
+        } else {
+            temporaryFile = nil
         }
         try HeaderValidation.validate(wire.headers)
 
-        var body: TransportRequestBody?
-        if case .data(let data, _)? = wire.body?.content {
-            body = .bytes(data)
-        }
         self.request = wire
         self.transportRequest = TransportRequest(
             method: wire.method, url: url, headers: wire.headers, body: body,

@@ -83,10 +83,19 @@ public final class MockSession: Session {
     }
 
     func start(_ request: URLRequest) -> MockResponse {
-        state.withLock { state in
+        // A file body arrives as a stream, which the session reads as URLSession would, so the
+        // recorded request shows its bytes in `httpBody`.
+        var request = request
+        var unreadable = false
+        if request.httpBody == nil, let stream = request.httpBodyStream {
+            request.httpBody = Self.read(stream)
+            unreadable = request.httpBody == nil
+        }
+        return state.withLock { state in
             state.recordedRequests.append(request)
             state.running += 1
             state.maximumRunning = max(state.maximumRunning, state.running)
+            if unreadable { return MockResponse(failure: URLError(.cannotOpenFile)) }
             guard let index = state.stubs.lastIndex(where: { $0.matcher.matches(request) }) else {
                 return MockResponse(failure: MockSessionError.noStub(request: Self.describe(request)))
             }
@@ -108,6 +117,20 @@ public final class MockSession: Session {
     /// Counts a task cancelled before it was resumed: it never ran, but it was cancelled.
     func countCancellationBeforeStart() {
         state.withLock { $0.cancelledRequestCount += 1 }
+    }
+
+    /// The whole of `stream`, or `nil` when it cannot be read (its file is gone).
+    private static func read(_ stream: InputStream) -> Data? {
+        stream.open()
+        defer { stream.close() }
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = stream.read(&buffer, maxLength: buffer.count)
+            if count < 0 { return nil }
+            if count == 0 { return data }
+            data.append(contentsOf: buffer[..<count])
+        }
     }
 
     private static func describe(_ request: URLRequest) -> String {

@@ -1,0 +1,73 @@
+import Foundation
+
+/// The fields and files of a `multipart/form-data` body, as an HTML form uploads them; send it
+/// with ``RequestBody/multipart(_:)``.
+///
+/// ```swift
+/// var form = MultipartFormData()
+/// form.append("Ada", name: "author")
+/// form.append(fileAt: photoURL, name: "photo", contentType: "image/jpeg")
+/// let request = NetworkRequest(method: .post, url: uploadURL, body: .multipart(form))
+/// ```
+///
+/// File parts are read from disk only when the body is sent. A body up to ``memoryThreshold``
+/// bytes is encoded in memory; a larger one is written, a chunk at a time, to a temporary file
+/// that is sent from disk and removed once the attempt ends, so a large file is never loaded
+/// whole. Either way the body has a `Content-Length` and can be resent by a retry or a 307 or 308
+/// redirect. A part's file that is missing, or that changes size while it is read, fails the
+/// send with ``NetworkError/invalidRequest(reason:)``.
+public struct MultipartFormData: Sendable {
+    /// The string that separates the parts; random unless given to ``init(boundary:)``.
+    public let boundary: String
+    /// The largest body, in bytes, encoded in memory; a larger one goes through a temporary file.
+    /// 10 MB by default.
+    public var memoryThreshold: Int = 10_000_000
+    private(set) var parts: [MultipartPart] = []
+
+    /// An empty form whose parts are separated by `boundary`: leave it out in production, for a
+    /// random one, and give a fixed one in tests to compare bodies byte for byte.
+    ///
+    /// A boundary must be 1 to 70 characters from RFC 2046's set (letters, digits and
+    /// `'()+_,-./:=?` and the space, not last); another fails the send with
+    /// ``NetworkError/invalidRequest(reason:)``.
+    public init(boundary: String = MultipartFormData.randomBoundary()) {
+        self.boundary = boundary
+    }
+
+    /// A new random boundary, unlikely to occur in any part.
+    public static func randomBoundary() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let random = (0..<2).map { _ in String(generator.next() as UInt64, radix: 16) }.joined(separator: "")
+        return "ECNetworking-" + random
+    }
+
+    /// The `Content-Type` of the body, with its boundary.
+    public var contentType: String {
+        "multipart/form-data; boundary=\(boundary)"
+    }
+
+    /// Adds a text field, encoded as UTF-8.
+    public mutating func append(_ value: String, name: String) {
+        parts.append(MultipartPart(name: name, fileName: nil, contentType: nil, source: .data(Data(value.utf8))))
+    }
+
+    /// Adds a part of `data`: a file when `fileName` is given, as a form uploads one.
+    public mutating func append(_ data: Data, name: String, fileName: String? = nil, contentType: String? = nil) {
+        parts.append(MultipartPart(name: name, fileName: fileName, contentType: contentType, source: .data(data)))
+    }
+
+    /// Adds the file at the `file:` URL `url`, read from disk only when the body is sent, named
+    /// `fileName` (the URL's last path component unless given).
+    public mutating func append(
+        fileAt url: URL, name: String, fileName: String? = nil,
+        contentType: String = "application/octet-stream"
+    ) {
+        parts.append(
+            MultipartPart(
+                name: name, fileName: fileName ?? url.lastPathComponent, contentType: contentType,
+                source: .file(url)))
+    }
+
+    /// The number of parts.
+    public var count: Int { parts.count }
+}

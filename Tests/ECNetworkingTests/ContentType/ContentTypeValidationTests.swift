@@ -1,0 +1,151 @@
+import ECNetworkingTesting
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ECNetworking
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A `Decodable` response, so its content type is checked as JSON by default.
+private struct GetUser: Request {
+    typealias Response = User
+    var accept: String?
+    var validates: Bool?
+
+    func buildRequest(with baseURL: URL) -> NetworkRequest {
+        var request = NetworkRequest(url: baseURL.appendingPathComponent("users/1"))
+        request.headers["Accept"] = accept
+        request.validatesContentType = validates
+        return request
+    }
+}
+
+/// A raw `Data` response, which no content type is checked for unless asked.
+private struct GetAvatar: Request {
+    typealias Response = Data
+    var validates: Bool?
+
+    func buildRequest(with baseURL: URL) -> NetworkRequest {
+        var request = NetworkRequest(url: baseURL.appendingPathComponent("avatar"))
+        request.headers["Accept"] = "image/*"
+        request.validatesContentType = validates
+        return request
+    }
+}
+
+private let userJSON = Data(#"{"id":1,"name":"Ada"}"#.utf8)
+
+private func answering(_ contentType: String?, body: Data = userJSON, status: Int = 200) -> MockResponse {
+    var headers: HTTPHeaders = [:]
+    headers["Content-Type"] = contentType
+    return MockResponse(statusCode: status, data: body, headers: headers)
+}
+
+@Suite("Content-type validation")
+struct ContentTypeValidationTests {
+    @Test(
+        "a Decodable response accepts JSON, +json and parameters, and types without a Content-Type",
+        arguments: [
+            "application/json", "application/json; charset=utf-8", "Application/JSON",
+            "application/problem+json", "application/vnd.api+json;v=2", nil,
+        ])
+    func acceptedByDefault(contentType: String?) async throws {
+        let (network, _) = makeStubbedNetwork(answering: answering(contentType))
+
+        #expect(try await network.send(GetUser()) == User(id: 1, name: "Ada"))
+    }
+
+    @Test("a Decodable response of HTML fails before decoding with unacceptableContentType carrying the response")
+    func htmlRejected() async throws {
+        let page = Data("<html>login</html>".utf8)
+        let (network, _) = makeStubbedNetwork(answering: answering("text/html; charset=utf-8", body: page))
+
+        await #expect {
+            try await network.send(GetUser())
+        } throws: { error in
+            guard case .unacceptableContentType(let response)? = error as? NetworkError else { return false }
+            return response.body == page && response.statusCode == 200 && (error as? NetworkError)?.response != nil
+        }
+    }
+
+    @Test("204 and empty bodies pass whatever their content type")
+    func emptyBodiesPass() async throws {
+        let (network, _) = makeStubbedNetwork(answering: answering("text/html", body: Data(), status: 204))
+        _ = try await network.send(NetworkRequest(url: testBaseURL))
+        let validated = NetworkResponse(statusCode: 200, headers: ["Content-Type": "text/html"], body: Data())
+        #expect(throws: Never.self) {
+            try ContentTypeValidation.validate(validated, defaultTypes: ["application/json"], enabledByDefault: true)
+        }
+    }
+
+    @Test("the Accept header as sent decides, with type/* and */* wildcards")
+    func acceptHeaderDecides() async throws {
+        let (xmlNetwork, _) = makeStubbedNetwork(answering: answering("application/xml"))
+        await #expect(throws: NetworkError.self) { try await xmlNetwork.send(GetUser(accept: "application/json")) }
+        #expect(
+            try await xmlNetwork.send(GetUser(accept: "text/plain, application/*;q=0.5")) == User(id: 1, name: "Ada"))
+        let (anyNetwork, _) = makeStubbedNetwork(answering: answering("text/plain"))
+        #expect(try await anyNetwork.send(GetUser(accept: "*/*")) == User(id: 1, name: "Ada"))
+    }
+
+    @Test("validation is turned off per request and in the configuration")
+    func turnedOff() async throws {
+        let (network, _) = makeStubbedNetwork(answering: answering("text/plain"))
+        #expect(try await network.send(GetUser(validates: false)) == User(id: 1, name: "Ada"))
+
+        let (lenient, _) = makeStubbedNetwork(answering: answering("text/plain")) { $0.validatesContentType = false }
+        #expect(try await lenient.send(GetUser()) == User(id: 1, name: "Ada"))
+        await #expect(throws: NetworkError.self) { try await lenient.send(GetUser(validates: true)) }
+    }
+
+    @Test("a Data response is not checked by default, and is against its Accept header when asked")
+    func dataOptIn() async throws {
+        let (network, _) = makeStubbedNetwork(answering: answering("text/html", body: Data("x".utf8)))
+        #expect(try await network.send(GetAvatar()) == Data("x".utf8))
+
+        await #expect {
+            try await network.send(GetAvatar(validates: true))
+        } throws: { error in
+            guard case .unacceptableContentType? = error as? NetworkError else { return false }
+            return true
+        }
+    }
+
+    @Test("media ranges match type, subtype, wildcards and the +json suffix, ignoring case and parameters")
+    func mediaRanges() throws {
+        func accepts(_ range: String, _ type: String) throws -> Bool {
+            try #require(MediaRange(range)).accepts(try #require(MediaRange(type)))
+        }
+        #expect(try accepts("*/*", "image/png"))
+        #expect(try accepts("image/*", "IMAGE/PNG; q=1"))
+        #expect(try !accepts("image/*", "text/png"))
+        #expect(try accepts("application/json", "application/geo+json"))
+        #expect(try !accepts("application/geo+json", "application/json"))
+        #expect(try !accepts("application/json", "application/jsonp"))
+        #expect(try !accepts("text/json", "application/json"))
+        #expect(MediaRange("json") == nil)
+        #expect(MediaRange.list(" text/html , application/xhtml+xml;q=0.9, bogus").count == 2)
+    }
+}
+
+@Suite("Content-type validation against a loopback server")
+struct ContentTypeLoopbackTests {
+    @Test("an HTML page where JSON was expected fails with unacceptableContentType, over real HTTP")
+    func htmlFromRealServer() async throws {
+        let server = try LoopbackHTTPServer { _ in
+            .response(status: 200, headers: ["Content-Type": "text/html"], body: Data("<html></html>".utf8))
+        }
+        defer { server.stop() }
+        let network = URLSessionNetwork(configuration: NetworkConfiguration(baseURL: server.baseURL))
+
+        await #expect {
+            try await network.send(GetUser())
+        } throws: { error in
+            guard case .unacceptableContentType(let response)? = error as? NetworkError else { return false }
+            return response.headers["Content-Type"] == "text/html"
+        }
+    }
+}

@@ -1,0 +1,176 @@
+import ECNetworkingTesting
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ECNetworking
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite("Multipart form data")
+struct MultipartFormDataTests {
+    private let url = testBaseURL.appendingPathComponent("photos")
+
+    /// The body a form of one field and one file part must produce, byte for byte.
+    private func expectedBody(file contents: Data, fileName: String) -> Data {
+        var body = Data()
+        body.append(Data("--test-boundary\r\nContent-Disposition: form-data; name=\"author\"\r\n\r\nAda\r\n".utf8))
+        body.append(
+            Data(
+                ("--test-boundary\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"\(fileName)\"\r\n"
+                    + "Content-Type: image/jpeg\r\n\r\n").utf8))
+        body.append(contents)
+        body.append(Data("\r\n--test-boundary--\r\n".utf8))
+        return body
+    }
+
+    @Test("fields and a data part are sent with the injected boundary in the Content-Type")
+    func fieldsAndDataPart() async throws {
+        let (network, session) = makeStubbedNetwork()
+        var form = MultipartFormData(boundary: "test-boundary")
+        form.append("Ada", name: "author")
+        form.append(Data([0xFF, 0xD8, 0x00]), name: "photo", fileName: "a.jpg", contentType: "image/jpeg")
+
+        _ = try await network.send(NetworkRequest(method: .post, url: url, body: .multipart(form)))
+
+        let sent = try #require(session.recordedRequests.first)
+        #expect(sent.value(forHTTPHeaderField: "Content-Type") == "multipart/form-data; boundary=test-boundary")
+        #expect(sent.httpBody == expectedBody(file: Data([0xFF, 0xD8, 0x00]), fileName: "a.jpg"))
+    }
+
+    @Test(
+        "a file part is read from disk, in memory below the threshold and through a temporary file above it, alike",
+        arguments: [10_000_000, 0])
+    func filePart(memoryThreshold: Int) async throws {
+        let contents = Data((0..<300_000).map { UInt8($0 % 253) })
+        let file = try makeTemporaryFile(contents, name: "beach.jpg")
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let (network, session) = makeStubbedNetwork()
+        var form = MultipartFormData(boundary: "test-boundary")
+        form.memoryThreshold = memoryThreshold
+        form.append("Ada", name: "author")
+        form.append(fileAt: file, name: "photo", contentType: "image/jpeg")
+
+        _ = try await network.send(NetworkRequest(method: .post, url: url, body: .multipart(form)))
+
+        let sent = try #require(session.recordedRequests.first)
+        #expect(sent.httpBody == expectedBody(file: contents, fileName: "beach.jpg"))
+        if memoryThreshold == 0 {
+            // Sent from disk, like any file body, so its length went out as Content-Length.
+            #expect(sent.value(forHTTPHeaderField: "Content-Length") == String(sent.httpBody?.count ?? -1))
+        }
+    }
+
+    @Test("the encoded body's temporary file is removed once the request is done with")
+    func temporaryFileIsRemoved() throws {
+        let file = try makeTemporaryFile(Data(repeating: 7, count: 1_000))
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        var form = MultipartFormData(boundary: "b")
+        form.memoryThreshold = 0
+        form.append(fileAt: file, name: "file")
+
+        var encoded: (body: TransportRequestBody, temporaryFile: TemporaryFile?)? = try form.transportBody()
+        let temporary = try #require(encoded?.temporaryFile?.url)
+        #expect(encoded?.body.isReplayable == true)
+        #expect(
+            encoded?.body.length == (try FileManager.default.attributesOfItem(atPath: temporary.path)[.size] as? Int))
+        encoded = nil
+
+        #expect(!FileManager.default.fileExists(atPath: temporary.path))
+    }
+
+    @Test("a multipart body with a file is resent whole by a retry")
+    func replayedByRetry() async throws {
+        let file = try makeTemporaryFile(Data("abc".utf8))
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let session = MockSession()
+        session.stub(with: MockResponse(statusCode: 200))
+        session.stub(with: [MockResponse(statusCode: 503)])
+        let network = makeNetwork(session: session) {
+            $0.retryPolicy = RetryPolicy(
+                maximumAttempts: 2, baseDelay: .milliseconds(1), maximumDelay: .milliseconds(2))
+        }
+        var form = MultipartFormData()
+        form.memoryThreshold = 0
+        form.append(fileAt: file, name: "file")
+
+        _ = try await network.send(NetworkRequest(method: .put, url: url, body: .multipart(form)))
+
+        let bodies = session.recordedRequests.map(\.httpBody)
+        #expect(bodies.count == 2)
+        #expect(bodies[0] != nil && bodies[0] == bodies[1])
+    }
+
+    @Test("a part whose file is gone by the time the body is sent fails with invalidRequest; nothing is sent")
+    func vanishedFile() async throws {
+        let file = try makeTemporaryFile(Data("gone".utf8))
+        var form = MultipartFormData()
+        form.append(fileAt: file, name: "file")
+        try FileManager.default.removeItem(at: file.deletingLastPathComponent())
+        let (network, session) = makeStubbedNetwork()
+
+        await #expect {
+            try await network.send(NetworkRequest(method: .post, url: url, body: .multipart(form)))
+        } throws: { error in
+            guard case .invalidRequest? = error as? NetworkError else { return false }
+            return true
+        }
+        #expect(session.recordedRequests.isEmpty)
+    }
+
+    @Test(
+        "a part file that changes size after its length was measured fails with invalidRequest, in memory or on disk",
+        arguments: [10_000_000, 0])
+    func fileChangesSize(memoryThreshold: Int) throws {
+        let file = try makeTemporaryFile(Data(repeating: 1, count: 10))
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        var form = MultipartFormData()
+        form.memoryThreshold = memoryThreshold
+        form.append(fileAt: file, name: "file")
+        // The length (and so the Content-Length) is fixed first; the file then grows, as a log
+        // being written would, and then shrinks.
+        let measured = try #require(form.parts.first).contentLength()
+        try Data(repeating: 2, count: 20).write(to: file)
+
+        #expect(measured == 10)
+        #expect {
+            _ = try form.transportBody(contentLengths: [measured])
+        } throws: { error in
+            guard case .invalidRequest(let reason)? = error as? NetworkError else { return false }
+            return reason.contains("changed size")
+        }
+        try Data(repeating: 3, count: 5).write(to: file)
+        #expect(throws: NetworkError.self) { _ = try form.transportBody(contentLengths: [measured]) }
+    }
+
+    @Test("an invalid injected boundary fails the send with invalidRequest")
+    func invalidBoundary() async throws {
+        let (network, session) = makeStubbedNetwork()
+        var form = MultipartFormData(boundary: "bad\r\nboundary")
+        form.append("x", name: "field")
+
+        await #expect {
+            try await network.send(NetworkRequest(method: .post, url: url, body: .multipart(form)))
+        } throws: { error in
+            guard case .invalidRequest? = error as? NetworkError else { return false }
+            return true
+        }
+        #expect(session.recordedRequests.isEmpty)
+    }
+
+    @Test("random boundaries differ and are valid; quotes and line breaks in names are escaped")
+    func boundaryAndEscaping() throws {
+        #expect(MultipartFormData().boundary != MultipartFormData().boundary)
+        var form = MultipartFormData(boundary: "b")
+        form.append(Data(), name: "a\"b", fileName: "c\r\nd.txt")
+
+        let body = String(decoding: try form.encodedInMemory(), as: UTF8.self)
+
+        #expect(body.contains("name=\"a%22b\"; filename=\"c%0D%0Ad.txt\""))
+        var random = MultipartFormData()
+        random.append("x", name: "y")
+        #expect(throws: Never.self) { try random.encodedInMemory() }
+    }
+}
