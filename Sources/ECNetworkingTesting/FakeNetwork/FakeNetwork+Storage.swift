@@ -8,7 +8,8 @@ extension FakeNetwork {
     /// by a ``ECNetworking/StoragePartitioningAction``) and `Vary` rules, so a test can seed a
     /// store and check what the code under test shows.
     ///
-    /// The stub stands for the server. An answer from the store records no send. A stub's raw
+    /// The stub stands for the server. An answer from the store records no send, and is reported
+    /// to the integrations (a metrics factory counts it) as the real network reports it. A stub's raw
     /// response (``FakeResponse/networkResponse(_:delay:)``, `stub(_:response:)`) is stored when
     /// it succeeds; a value stub has no bytes to store, so it answers without changing the store.
     /// Requests are never made conditional: the stub's answer is taken as the server's. A type
@@ -27,7 +28,8 @@ extension FakeNetwork {
         return try await built.answer(
             policy: policy, maximumAge: request.maximumStorageAge, storage: storage,
             decode: { try self.decode(request, from: $0) },
-            logStored: { _, _ in },
+            // The integrations hear of a stored answer as they do from the real network.
+            logStored: { [runner] _, _ in runner.reportStoredAnswer(built.request) },
             fetch: { _ in try await self.fetchStoring(request, built: built, storage: storage) })
     }
 
@@ -46,7 +48,7 @@ extension FakeNetwork {
             build: { try await self.storableRequest(request) },
             storage: storage,
             decode: { try self.decode(request, from: $0) },
-            logStored: { _, _ in },
+            logStored: { [runner] request, _ in runner.reportStoredAnswer(request) },
             fetch: { built, _ in try await self.fetchStoring(request, built: built, storage: storage) })
     }
 

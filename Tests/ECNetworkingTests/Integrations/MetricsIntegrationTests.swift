@@ -110,6 +110,21 @@
             #expect(metrics.timers(label: "http.client.request.duration").isEmpty)
         }
 
+        @Test("a FakeNetwork's stored answers are counted as the real network's are")
+        func fakeNetworkStoredAnswers() async throws {
+            let metrics = TestMetrics()
+            var configuration = NetworkConfiguration(baseURL: testBaseURL)
+            configuration.metricsFactory = metrics
+            let network = FakeNetwork(configuration: configuration)
+            let store = InMemoryResponseStore()
+            await store.store(StorageFixtures.stored(StorageFixtures.ada), for: StorageFixtures.usersKey)
+
+            let result = try await network.send(StorableUsersRequest(), storage: store, policy: .storedIfFresh)
+
+            #expect(result.source == .store)
+            #expect(total(metrics, "http.client.stored_answers") == 1)
+        }
+
         @Test("an attempt sent again with a refreshed credential counts as a refresh")
         func refreshes() async throws {
             let metrics = TestMetrics()

@@ -141,7 +141,9 @@
             }
         }
 
-        @Test("a gzip bomb against a 1 MiB limit fails with responseTooLarge without inflating it")
+        // What the bomb costs in memory is measured by ResponseSizeMemoryTests, in a process of its
+        // own: other tests share this one, and their uploads moved its peak.
+        @Test("a gzip bomb against a 1 MiB limit fails with responseTooLarge")
         func gzipBombAgainstLimit() async throws {
             // About 1 GB once decoded, 6.5 MB on the wire.
             let bomb = GzipBomb.body(periods: 500_000)
@@ -149,9 +151,6 @@
                 .response(status: 200, headers: ["Content-Encoding": "gzip"], body: bomb)
             }
             defer { server.stop() }
-            let measuresMemory = ProcessMemory.isMeasurable && !ProcessMemory.isUnderThreadSanitizer
-            let baseline = measuresMemory ? ProcessMemory.resetPeak() : 0
-
             try await withOwnedTransport { transport in
                 let response = try await transport.send("bomb", on: server, limit: megabyte)
                 let error = await networkError { _ = try await response.body.collect(upTo: nil) }
@@ -160,11 +159,6 @@
                     return
                 }
                 #expect(limit == megabyte)
-            }
-            if measuresMemory {
-                // Inflating the bomb would take a gigabyte; other tests share the process, hence
-                // the wide margin.
-                #expect(ProcessMemory.peak() - baseline < 256 * megabyte)
             }
         }
 
