@@ -20,30 +20,32 @@
     /// ``NetworkError``; its request is shown redacted as the library's descriptions are (see
     /// ``SensitiveData``), and the operation's input is not shown, since it may hold secrets.
     ///
-    /// Bodies are held in memory in both directions: ``Network/send(_:priority:)`` takes a
-    /// ``RequestBody`` and returns the whole body, so a streamed request body is read to its end
-    /// (at most ``maximumRequestBodySize`` bytes) before the send starts, which also lets a retry
-    /// send it again, and a response body arrives whole, within
-    /// ``NetworkConfiguration/maximumResponseSize``.
+    /// A request body whose length is known and at most ``maximumBufferedRequestBodySize`` is read
+    /// into memory first, so that a retry or a 307/308 redirect can send it again. A larger one, or
+    /// one of unknown length, streams to the wire as it is produced (``RequestBody/stream(_:length:contentType:)``),
+    /// never held whole; it cannot be sent twice, so a retry of it fails with
+    /// ``NetworkError/bodyNotReplayable(response:lastError:)``. A response body arrives whole,
+    /// within ``NetworkConfiguration/maximumResponseSize``: the network's sends return whole bodies.
     public struct NetworkClientTransport: ClientTransport {
         /// The network every operation is sent through.
         public let network: any Network
         /// The priority of every operation's send.
         public var priority: RequestPriority
-        /// The largest request body read into memory; a larger one fails the operation with
-        /// ``NetworkError/invalidRequest(reason:)`` before anything is sent.
-        public var maximumRequestBodySize: Int
+        /// The largest request body, of known length, read into memory so that it can be sent
+        /// again; a larger one, or one of unknown length, streams.
+        public var maximumBufferedRequestBodySize: Int
 
-        /// A transport sending through `network` at `priority`, reading request bodies of up to
-        /// `maximumRequestBodySize` bytes (16 MiB unless given).
+        /// A transport sending through `network` at `priority`, reading request bodies of known
+        /// length up to `maximumBufferedRequestBodySize` bytes (1 MiB unless given) into memory and
+        /// streaming the others.
         public init(
             network: any Network,
             priority: RequestPriority = .normal,
-            maximumRequestBodySize: Int = 16 * 1024 * 1024
+            maximumBufferedRequestBodySize: Int = 1024 * 1024
         ) {
             self.network = network
             self.priority = priority
-            self.maximumRequestBodySize = maximumRequestBodySize
+            self.maximumBufferedRequestBodySize = maximumBufferedRequestBodySize
         }
 
         /// Sends one operation's request through the network and returns its answer, whatever
@@ -57,8 +59,7 @@
             do {
                 var networkRequest = try NetworkRequest(request, baseURL: baseURL)
                 if let body {
-                    networkRequest.body = .data(
-                        try await Self.collect(body, upTo: maximumRequestBodySize), contentType: nil)
+                    networkRequest.body = try await requestBody(body)
                 }
                 networkRequest.customProperties[OpenAPIOperationID.self] = operationID
                 let response: NetworkResponse
@@ -77,22 +78,21 @@
         }
 
         /// The body's bytes, failing once more than `limit` have arrived.
-        private static func collect(_ body: HTTPBody, upTo limit: Int) async throws -> Data {
-            if case .known(let length) = body.length, length > limit {
-                throw NetworkError.invalidRequest(reason: Self.tooLarge(limit))
+        /// `body` as the network sends it: in memory when its length is known and small enough,
+        /// streamed otherwise. No content type of its own: the operation's header names it.
+        private func requestBody(_ body: HTTPBody) async throws -> RequestBody {
+            if case .known(let length) = body.length, length <= maximumBufferedRequestBodySize {
+                var data = Data()
+                data.reserveCapacity(Int(length))
+                for try await chunk in body { data.append(contentsOf: chunk) }
+                return .data(data, contentType: nil)
             }
-            var data = Data()
-            for try await chunk in body {
-                guard chunk.count <= limit - data.count else {
-                    throw NetworkError.invalidRequest(reason: Self.tooLarge(limit))
+            let length: Int? =
+                switch body.length {
+                case .known(let length): Int(length)
+                case .unknown: nil
                 }
-                data.append(contentsOf: chunk)
-            }
-            return data
-        }
-
-        private static func tooLarge(_ limit: Int) -> String {
-            "the request body is larger than the \(limit) bytes NetworkClientTransport reads into memory"
+            return .stream(body.map { @Sendable chunk in Data(chunk) }, length: length, contentType: nil)
         }
     }
 
@@ -105,6 +105,9 @@
                 response
             case .retriesExhausted(_, let lastError):
                 (lastError as? NetworkError)?.answeredResponse
+            case .bodyNotReplayable(let response, let lastError):
+                // A retry of a streamed body was refused: the attempt's answer stands.
+                response ?? (lastError as? NetworkError)?.answeredResponse
             default:
                 nil
             }
