@@ -10,23 +10,24 @@ enum ContentTypeValidation {
     ///
     /// - Throws: ``NetworkError/unacceptableContentType(_:)`` carrying the response.
     static func validate(_ response: NetworkResponse, defaultTypes: [String]?, enabledByDefault: Bool) throws {
-        let request = response.request
-        switch request?.validatesContentType {
+        // Read through `response` rather than bound to a local: binding the request copied it.
+        switch response.request?.validatesContentType {
         case false?: return
         case true?: break
         case nil: guard enabledByDefault, defaultTypes != nil else { return }
         }
+        // Nothing to misread: checked before any header is parsed.
+        guard response.statusCode != 204, !response.body.isEmpty, let header = response.headers["Content-Type"]
+        else { return }
         let accepted: [MediaRange]
-        if let header = request?.headers["Accept"] {
+        if let header = response.request?.headers["Accept"] {
             accepted = MediaRange.list(header)
         } else if let defaultTypes {
             accepted = defaultTypes.compactMap(MediaRange.init)
         } else {
             return
         }
-        guard !accepted.isEmpty, response.statusCode != 204, !response.body.isEmpty,
-            let header = response.headers["Content-Type"]
-        else { return }
+        guard !accepted.isEmpty else { return }
         guard let contentType = MediaRange(header), accepted.contains(where: { $0.accepts(contentType) }) else {
             throw NetworkError.unacceptableContentType(response)
         }

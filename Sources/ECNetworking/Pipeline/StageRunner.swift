@@ -150,7 +150,7 @@ package struct StageRunner: Sendable {
                         ? NetworkError.retriesExhausted(attempts: context.attempts, lastError: error) : error
                 }
                 // A one-shot stream body was consumed by the attempt; never resend it silently.
-                guard context.request.body?.isReplayable ?? true else {
+                guard request.body?.isReplayable ?? true else {
                     throw NetworkError.bodyNotReplayable(response: error.response, lastError: error)
                 }
                 context.retriedBy.append(.retryPolicy)
@@ -229,6 +229,9 @@ package struct StageRunner: Sendable {
         context.request = prepared
         context.timings.willBegin = context.elapsed(since: willBeginStart)
 
+        // A retry starts again from the request as built, so its body is what would be sent twice.
+        // (Read from the parameter: reading it from `context` made every attempt copy the context.)
+        let isReplayable = request.body?.isReplayable ?? true
         var response = try await transport.transmit(prepared, priority: priority, stages: stages, context: &context)
         context.response = response
         for action in stages.responseBegan {
@@ -254,7 +257,7 @@ package struct StageRunner: Sendable {
                 guard context.attempts <= configuration.maximumRetries else {
                     throw NetworkError.retryLimitReached(attempts: context.attempts, response: response)
                 }
-                guard context.request.body?.isReplayable ?? true else {
+                guard isReplayable else {
                     throw NetworkError.bodyNotReplayable(response: response, lastError: nil)
                 }
                 context.retriedBy.append(.completedAction(String(describing: type(of: action))))

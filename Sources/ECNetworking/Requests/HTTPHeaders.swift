@@ -135,12 +135,20 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
     }
 }
 
-extension String {
+extension StringProtocol {
     /// Compares two strings byte by byte, folding only ASCII letters, which is how HTTP field
-    /// names compare; unlike `lowercased()` it allocates nothing on this per-request path.
-    func equalsIgnoringASCIICase(_ other: String) -> Bool {
-        var left = utf8.makeIterator()
-        var right = other.utf8.makeIterator()
+    /// names and media types compare; unlike `lowercased()` it allocates nothing on this
+    /// per-request path.
+    func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
+        utf8.equalsIgnoringASCIICase(other.utf8)
+    }
+}
+
+extension Sequence<UInt8> {
+    /// Compares two byte sequences, folding only ASCII letters.
+    func equalsIgnoringASCIICase(_ other: some Sequence<UInt8>) -> Bool {
+        var left = makeIterator()
+        var right = other.makeIterator()
         while true {
             switch (left.next(), right.next()) {
             case (nil, nil):
@@ -155,7 +163,7 @@ extension String {
 }
 
 extension UInt8 {
-    fileprivate var asciiLowercased: UInt8 {
+    var asciiLowercased: UInt8 {
         (65...90).contains(self) ? self + 32 : self
     }
 }
