@@ -10,7 +10,7 @@
         func uploads() async throws {
             let server = try LoopbackHTTPServer { _ in .response(status: 204) }
             defer { server.stop() }
-            let contents = Data((0..<1_500_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
+            let contents = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 13) })
             let file = try makeTemporaryFile(contents, name: "data.bin")
             defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
             let transport = AsyncHTTPClientTransport()

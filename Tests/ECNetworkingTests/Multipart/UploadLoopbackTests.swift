@@ -39,7 +39,7 @@ struct UploadLoopbackTests {
     func multipartUpload(memoryThreshold: Int) async throws {
         let server = try makeUploadServer()
         defer { server.stop() }
-        let photo = Data((0..<2_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let photo = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         let file = try makeTemporaryFile(photo, name: "photo.jpg")
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         var form = MultipartFormData()
@@ -69,7 +69,7 @@ struct UploadLoopbackTests {
     func fileUpload() async throws {
         let server = try makeUploadServer()
         defer { server.stop() }
-        let contents = Data((0..<3_000_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let contents = Data((0..<400_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         let file = try makeTemporaryFile(contents)
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
         let network = URLSessionNetwork(configuration: NetworkConfiguration(baseURL: server.baseURL))
