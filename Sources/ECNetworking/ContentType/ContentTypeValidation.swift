@@ -19,17 +19,26 @@ enum ContentTypeValidation {
         // Nothing to misread: checked before any header is parsed.
         guard response.statusCode != 204, !response.body.isEmpty, let header = response.headers["Content-Type"]
         else { return }
-        let accepted: [MediaRange]
-        if let header = response.request?.headers["Accept"] {
-            accepted = MediaRange.list(header)
+        // The request's own `Accept` decides; without one, the response type's defaults do, read
+        // lazily: gathered into an array they would cost every send an allocation.
+        let contentType = MediaRange(header)
+        if let accept = response.request?.headers["Accept"] {
+            try check(contentType, against: MediaRange.list(accept), of: response)
         } else if let defaultTypes {
-            accepted = defaultTypes.compactMap(MediaRange.init)
-        } else {
-            return
+            try check(contentType, against: defaultTypes.lazy.compactMap(MediaRange.init), of: response)
         }
-        guard !accepted.isEmpty else { return }
-        guard let contentType = MediaRange(header), accepted.contains(where: { $0.accepts(contentType) }) else {
-            throw NetworkError.unacceptableContentType(response)
+    }
+
+    /// Fails unless `contentType` falls in one of `ranges`; a request that names no media type it
+    /// could read accepts whatever comes.
+    private static func check(
+        _ contentType: MediaRange?, against ranges: some Sequence<MediaRange>, of response: NetworkResponse
+    ) throws {
+        var namesAny = false
+        for range in ranges {
+            namesAny = true
+            if let contentType, range.accepts(contentType) { return }
         }
+        if namesAny { throw NetworkError.unacceptableContentType(response) }
     }
 }
