@@ -85,13 +85,7 @@ struct MultipartFormDataTests {
     func replayedByRetry() async throws {
         let file = try makeTemporaryFile(Data("abc".utf8))
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-        let session = MockSession()
-        session.stub(with: MockResponse(statusCode: 200))
-        session.stub(with: [MockResponse(statusCode: 503)])
-        let network = makeNetwork(session: session) {
-            $0.retryPolicy = RetryPolicy(
-                maximumAttempts: 2, baseDelay: .milliseconds(1), maximumDelay: .milliseconds(2))
-        }
+        let (network, session) = makeNetworkRetryingOnce()
         var form = MultipartFormData()
         form.memoryThreshold = 0
         form.append(fileAt: file, name: "file")
@@ -111,13 +105,7 @@ struct MultipartFormDataTests {
         try FileManager.default.removeItem(at: file.deletingLastPathComponent())
         let (network, session) = makeStubbedNetwork()
 
-        await #expect {
-            try await network.send(NetworkRequest(method: .post, url: url, body: .multipart(form)))
-        } throws: { error in
-            guard case .invalidRequest? = error as? NetworkError else { return false }
-            return true
-        }
-        #expect(session.recordedRequests.isEmpty)
+        await expectRefusedBeforeSending(form, through: network, recordedBy: session)
     }
 
     @Test(
@@ -151,13 +139,7 @@ struct MultipartFormDataTests {
         var form = MultipartFormData(boundary: "bad\r\nboundary")
         form.append("x", name: "field")
 
-        await #expect {
-            try await network.send(NetworkRequest(method: .post, url: url, body: .multipart(form)))
-        } throws: { error in
-            guard case .invalidRequest? = error as? NetworkError else { return false }
-            return true
-        }
-        #expect(session.recordedRequests.isEmpty)
+        await expectRefusedBeforeSending(form, through: network, recordedBy: session)
     }
 
     @Test("random boundaries differ and are valid; quotes and line breaks in names are escaped")
@@ -172,5 +154,22 @@ struct MultipartFormDataTests {
         var random = MultipartFormData()
         random.append("x", name: "y")
         #expect(throws: Never.self) { try random.encodedInMemory() }
+    }
+}
+
+extension MultipartFormDataTests {
+    /// Expects sending `form` through `network` to fail with `invalidRequest` before anything reaches
+    /// `session`.
+    fileprivate func expectRefusedBeforeSending(
+        _ form: MultipartFormData, through network: URLSessionNetwork, recordedBy session: MockSession,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async {
+        await #expect(sourceLocation: sourceLocation) {
+            try await network.send(NetworkRequest(method: .post, url: url, body: .multipart(form)))
+        } throws: { error in
+            guard case .invalidRequest? = error as? NetworkError else { return false }
+            return true
+        }
+        #expect(session.recordedRequests.isEmpty, sourceLocation: sourceLocation)
     }
 }

@@ -19,6 +19,18 @@ func makeTemporaryFile(_ contents: Data, name: String = "upload.bin") throws -> 
     return url
 }
 
+/// A network whose session answers 503 once and 200 after, with a retry policy that retries the
+/// 503 once, quickly: what a body must survive to be sent twice.
+func makeNetworkRetryingOnce() -> (URLSessionNetwork, MockSession) {
+    let session = MockSession()
+    session.stub(with: MockResponse(statusCode: 200))
+    session.stub(with: [MockResponse(statusCode: 503)])
+    let network = makeNetwork(session: session) {
+        $0.retryPolicy = RetryPolicy(maximumAttempts: 2, baseDelay: .milliseconds(1), maximumDelay: .milliseconds(2))
+    }
+    return (network, session)
+}
+
 /// Chunks of bytes produced one at a time, as an upload from a generator would be.
 func chunkStream(_ chunks: [Data]) -> AsyncStream<Data> {
     AsyncStream { continuation in
@@ -66,13 +78,7 @@ struct UploadBodyTests {
         let contents = Data("replay me".utf8)
         let file = try makeTemporaryFile(contents)
         defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
-        let session = MockSession()
-        session.stub(with: MockResponse(statusCode: 200))
-        session.stub(with: [MockResponse(statusCode: 503)])
-        let network = makeNetwork(session: session) {
-            $0.retryPolicy = RetryPolicy(
-                maximumAttempts: 2, baseDelay: .milliseconds(1), maximumDelay: .milliseconds(2))
-        }
+        let (network, session) = makeNetworkRetryingOnce()
 
         _ = try await network.send(NetworkRequest(method: .put, url: url, body: .file(at: file)))
 
