@@ -25,12 +25,6 @@ struct AsyncHTTPClientScenario {
     /// Rounds per mode; at least 3, so the median ignores one disturbed round.
     private var rounds: Int { quick ? 3 : 5 }
 
-    private struct Client {
-        var label: String
-        var key: String
-        var call: @Sendable () async throws -> Void
-    }
-
     /// Starts the server, measures, and stops the server and both clients whatever happens.
     func run() async throws -> ScenarioOutcome {
         let server = try await LoopbackServer.start()
@@ -51,7 +45,8 @@ struct AsyncHTTPClientScenario {
         return try result.get()
     }
 
-    private func makeClients(_ baseURL: URL, rawClient: HTTPClient, transport: AsyncHTTPClientTransport) -> [Client] {
+    private func makeClients(_ baseURL: URL, rawClient: HTTPClient, transport: AsyncHTTPClientTransport) -> [LoadClient]
+    {
         let headers = BenchmarkActions.headers(forActionCount: 2)
         let rawAHC = RawAsyncHTTPClient(client: rawClient, baseURL: baseURL, headers: headers)
         let rawURLSession = RawClient(
@@ -69,20 +64,22 @@ struct AsyncHTTPClientScenario {
         }
         let request = ListUsersRequest()
         return [
-            Client(label: "raw AsyncHTTPClient", key: "raw") { try UsersFixture.check(try await rawAHC.listUsers()) },
-            Client(label: "ECNetworking over AsyncHTTPClientTransport", key: "library") {
+            LoadClient(label: "raw AsyncHTTPClient", key: "raw") {
+                try UsersFixture.check(try await rawAHC.listUsers())
+            },
+            LoadClient(label: "ECNetworking over AsyncHTTPClientTransport", key: "library") {
                 try UsersFixture.check(try await overAHC.send(request))
             },
-            Client(label: "raw URLSession", key: "urlsession_raw") {
+            LoadClient(label: "raw URLSession", key: "urlsession_raw") {
                 try UsersFixture.check(try await rawURLSession.listUsers())
             },
-            Client(label: "ECNetworking over URLSessionTransport", key: "urlsession_library") {
+            LoadClient(label: "ECNetworking over URLSessionTransport", key: "urlsession_library") {
                 try UsersFixture.check(try await overURLSession.send(request))
             },
         ]
     }
 
-    private func measure(against server: LoopbackServer, clients: [Client]) async throws -> ScenarioOutcome {
+    private func measure(against server: LoopbackServer, clients: [LoadClient]) async throws -> ScenarioOutcome {
         // Warm-up: opens every client's connections and runs every code path once.
         for client in clients {
             _ = try await LoadRunner.run(count: quick ? 100 : 500, concurrency: 1, client.call)
@@ -130,7 +127,7 @@ struct AsyncHTTPClientScenario {
     }
 
     private func add(
-        _ client: Client, _ runs: [LoadSample], against raw: [LoadSample], mode: LoadMode,
+        _ client: LoadClient, _ runs: [LoadSample], against raw: [LoadSample], mode: LoadMode,
         to outcome: inout ScenarioOutcome
     ) {
         let latencies = runs.flatMap(\.latencies)

@@ -41,13 +41,6 @@ struct LoopbackScenario {
         return configuration
     }
 
-    /// One client under test: a label, the `RESULT` key, and one request.
-    private struct Client {
-        var label: String
-        var key: String
-        var call: @Sendable () async throws -> Void
-    }
-
     /// Starts the server, measures the clients and the server alone, and stops the server.
     func run() async throws -> ScenarioOutcome {
         let server = try await LoopbackServer.start()
@@ -64,7 +57,7 @@ struct LoopbackScenario {
     /// A (hand-written), B (the library over a plain `URLSession`, as the brief asks), C (the
     /// library over its default transport, what an app gets without passing a session) and D (B
     /// without the per-attempt timeout, to show what the deadline costs).
-    private func makeClients(baseURL: URL) -> [Client] {
+    private func makeClients(baseURL: URL) -> [LoadClient] {
         let raw = RawClient(
             transport: Self.sessions.raw, baseURL: baseURL, headers: BenchmarkActions.headers(forActionCount: 2))
         var configuration = NetworkConfiguration(baseURL: baseURL)
@@ -81,14 +74,14 @@ struct LoopbackScenario {
         }
         let request = ListUsersRequest()
         return [
-            Client(label: "A raw URLSession", key: "raw") { try UsersFixture.check(try await raw.listUsers()) },
-            Client(label: "B ECNetworking", key: "library") {
+            LoadClient(label: "A raw URLSession", key: "raw") { try UsersFixture.check(try await raw.listUsers()) },
+            LoadClient(label: "B ECNetworking", key: "library") {
                 try UsersFixture.check(try await library.send(request))
             },
-            Client(label: "C ECNetworking, URLSessionTransport", key: "default_transport") {
+            LoadClient(label: "C ECNetworking, URLSessionTransport", key: "default_transport") {
                 try UsersFixture.check(try await transport.send(request))
             },
-            Client(label: "D ECNetworking, timeout = nil", key: "no_timeout") {
+            LoadClient(label: "D ECNetworking, timeout = nil", key: "no_timeout") {
                 try UsersFixture.check(try await untimed.send(request))
             },
         ]
@@ -127,7 +120,7 @@ struct LoopbackScenario {
 
     /// Adds a client's row and figures; B's ratio is the one the bar applies to.
     private func record(
-        _ client: Client, _ runs: [LoadSample], against raw: [LoadSample], mode: LoadMode,
+        _ client: LoadClient, _ runs: [LoadSample], against raw: [LoadSample], mode: LoadMode,
         into outcome: inout ScenarioOutcome
     ) {
         // Each round ran its clients back to back, so a ratio within a round is the least
