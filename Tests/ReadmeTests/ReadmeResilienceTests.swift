@@ -143,8 +143,7 @@ struct ReadmeResilienceTests {
         network.cancelAll(of: ListUsersRequest.self)  // or network.cancelAll()
 
         await #expect(throws: NetworkError.self) { try await pending.value }
-        let deadline = ContinuousClock.now + .seconds(5)
-        while spinner.all.last != "idle" && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
+        try await waitUntil { spinner.all.last == "idle" }
         observing.cancel()
         await observing.value
         #expect(spinner.all.contains("spinning"))
