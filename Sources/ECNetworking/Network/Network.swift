@@ -45,6 +45,27 @@ public protocol Network: AnyObject, Sendable {
         priority: RequestPriority
     ) -> AsyncThrowingStream<StoredValue<R.Response>, any Error>
 
+    /// Sends a request and returns its typed response, reporting the upload of its body and the
+    /// download of the response's to `progress` as the bytes move; see ``TransferProgressHandler``.
+    /// An identical send in progress is never joined, since its bytes would not be counted.
+    func send<R: Request>(
+        _ request: R, priority: RequestPriority, progress: TransferProgressHandler
+    ) async throws -> R.Response
+
+    /// Sends a request and returns once its head has arrived and passed every action stage, with
+    /// the body still streaming; see ``ResponseStream``. A stream is never joined with an identical
+    /// send nor answered from storage, and its body is bounded by
+    /// ``NetworkConfiguration/streamIdleTimeout`` rather than the total timeout.
+    func stream<R: Request>(
+        _ request: R, priority: RequestPriority, progress: TransferProgressHandler?
+    ) async throws -> ResponseStream
+
+    /// Sends a raw request and returns once its head has arrived and passed every action stage,
+    /// with the body still streaming; see ``ResponseStream``.
+    func stream(
+        _ request: NetworkRequest, priority: RequestPriority, progress: TransferProgressHandler?
+    ) async throws -> ResponseStream
+
     /// The stored answer to `request`, decoded, with its age; `nil` when the store has none that
     /// may answer it. Makes no network call, and finds the entry a storage send would: the same
     /// key, the same ``StoragePartition`` (an answer never crosses identities) and `Vary` rules.

@@ -89,6 +89,17 @@ public struct NetworkConfiguration: Sendable {
     /// cancellation and ``URLSessionNetwork/cancelAll()`` cancel; without one, actions run in the
     /// sending task, which costs less, and `cancelAll()` ends the send once the action returns.
     public var actionTimeout: Duration?
+    /// How long a streamed body (``Network/stream(_:priority:)``, ``Network/download(_:to:priority:progress:)``)
+    /// may go without a byte from the server before it fails with
+    /// ``NetworkError/timedOut(after:)``; 60 seconds by default, `nil` for no limit. It replaces
+    /// ``timeout`` for the body, which a stream may take as long as it likes to deliver; the head
+    /// is still bounded by ``timeout``. Time the reader spends away while bytes wait for it does
+    /// not count.
+    public var streamIdleTimeout: Duration?
+    /// Whether a streamed send keeps its ``maximumConcurrentRequests`` slot until its body ends;
+    /// `false` by default, so that long streams (events, token streams) do not starve other
+    /// requests: the slot is freed when the head arrives.
+    public var streamsHoldConcurrencySlot: Bool
     /// The integrations that follow every send (tracing, metrics); set through their own
     /// properties, such as `tracer` and `metricsFactory`.
     var observers: [any SendObserver] = []
@@ -120,5 +131,7 @@ public struct NetworkConfiguration: Sendable {
         self.actionTimeout = nil
         self.coalescesIdenticalRequests = false
         self.retryPolicy = nil
+        self.streamIdleTimeout = .seconds(60)
+        self.streamsHoldConcurrencySlot = false
     }
 }

@@ -46,14 +46,23 @@ extension URLSessionNetwork {
         defer { withExtendedLifetime(wire.temporaryFile) {} }
         context.request = wire.request
         var response: NetworkResponse
-        if let key = CoalescingKey(wire, isEnabled: configuration.coalescesIdenticalRequests) {
+        // A streamed body, or one whose progress is reported, is read here, never shared.
+        if context.bodyReading == nil,
+            let key = CoalescingKey(wire, isEnabled: configuration.coalescesIdenticalRequests)
+        {
             response = try await sendCoalesced(wire, key: key, priority: priority, stages: stages, context: &context)
         } else {
             let queueStart = context.clock.now
             if let admission { try await admission.acquire(priority: priority) }
-            defer { admission?.release() }
+            var holdsSlot = admission != nil
+            defer { if holdsSlot { admission?.release() } }
             let transportStart = context.begin(wire.request, stages: stages, queuedSince: queueStart)
-            response = try await TransportCall.send(wire.transportRequest, on: route)
+            if let reading = context.bodyReading {
+                response = try await receive(
+                    wire, reading: reading, cancellation: context.cancellation, holdsSlot: &holdsSlot)
+            } else {
+                response = try await TransportCall.send(wire.transportRequest, on: route)
+            }
             context.timings.transport = context.elapsed(since: transportStart)
         }
         response.request = wire.request

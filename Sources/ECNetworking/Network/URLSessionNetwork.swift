@@ -113,9 +113,25 @@ public final class URLSessionNetwork: Network {
 
     /// Sends a request and returns its typed response.
     public func send<R: Request>(_ request: R, priority: RequestPriority) async throws -> R.Response {
-        var networkRequest = try request.buildRequest(with: configuration.baseURL)
-        networkRequest.customProperties.merge(request.customProperties)
+        try await send(request, priority: priority, reading: nil)
+    }
+
+    /// Sends a request and returns its typed response, reporting the transfer to `progress` as
+    /// the bytes move; see ``TransferProgressHandler``.
+    public func send<R: Request>(
+        _ request: R, priority: RequestPriority, progress: TransferProgressHandler
+    ) async throws -> R.Response {
+        defer { progress.sendEnded() }
+        let reading = BodyReading(streams: false, progress: progress, requestType: ObjectIdentifier(R.self))
+        return try await send(request, priority: priority, reading: reading)
+    }
+
+    private func send<R: Request>(
+        _ request: R, priority: RequestPriority, reading: BodyReading?
+    ) async throws -> R.Response {
+        let networkRequest = try buildRequest(request)
         return try await runner.reportingMetrics(of: networkRequest) { context in
+            context.bodyReading = reading
             let response = try await perform(
                 networkRequest, requestType: ObjectIdentifier(R.self), priority: priority, context: &context)
             let decodingStart = context.clock.now

@@ -41,19 +41,29 @@ package final class ActiveSendRegistry: Sendable {
         _ body: (SendCancellation) async throws -> Value
     ) async rethrows -> Value {
         let cancellation = SendCancellation()
-        let identifier = state.withLock { state in
+        let identifier = register(requestType, cancellation: cancellation)
+        defer { unregister(identifier) }
+        return try await cancellation.run(isolation: isolation) { try await body(cancellation) }
+    }
+
+    /// Tracks a part of a send that outlives ``track(_:isolation:_:)``, the body of a streamed
+    /// send, until ``unregister(_:)``: `cancelAll` cancels `cancellation` meanwhile, and the
+    /// activity count includes it.
+    package func register(_ requestType: ObjectIdentifier?, cancellation: SendCancellation) -> UInt64 {
+        state.withLock { state in
             let identifier = state.makeIdentifier()
             state.sends[identifier] = Send(requestType: requestType, cancellation: cancellation)
             state.publish()
             return identifier
         }
-        defer {
-            state.withLock { state in
-                state.sends.removeValue(forKey: identifier)
-                state.publish()
-            }
+    }
+
+    /// Stops tracking what ``register(_:cancellation:)`` registered as `identifier`.
+    package func unregister(_ identifier: UInt64) {
+        state.withLock { state in
+            state.sends.removeValue(forKey: identifier)
+            state.publish()
         }
-        return try await cancellation.run(isolation: isolation) { try await body(cancellation) }
     }
 
     /// Cancels every send, or only those of one request type, and none of their callers.

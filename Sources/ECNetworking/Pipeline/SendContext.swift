@@ -17,6 +17,9 @@ package struct SendContext {
     let identity: SendAttempt?
     /// The integrations following this send (see `SendObserver`); usually none.
     var observations: [any SendObservation] = []
+    /// How a send that streams its body or reports progress reads it; `nil` for an ordinary send,
+    /// whose transport gathers the body.
+    var bodyReading: BodyReading?
 
     /// Whether the sending task or the send itself was cancelled.
     var isCancelled: Bool {

@@ -21,6 +21,9 @@ public struct NetworkResponse: Sendable {
     public var request: NetworkRequest?
     /// How long the stages took; see ``NetworkTimings``.
     public var timings: NetworkTimings
+    /// The body of a streamed send, still on the wire, which the response's head travels through
+    /// the stages without; `nil` for every other response.
+    var unreadBody: StreamedBody?
 
     /// The body; another name for ``body``.
     public var data: Data { body }

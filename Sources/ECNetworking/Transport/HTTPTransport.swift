@@ -51,6 +51,8 @@ public struct TransportRequest: Sendable {
     public var maximumResponseSize: Int?
     /// The cache policy a `URLSession`-based transport applies; others ignore it.
     public var cachePolicy: URLRequest.CachePolicy?
+    /// Who hears how much of the body has been sent, for the transports the package ships.
+    package var uploadProgress: TransferProgressHandler?
 
     /// Creates a request.
     public init(

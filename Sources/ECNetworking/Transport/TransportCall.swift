@@ -28,6 +28,9 @@ final class TransportCall: DeadlineTarget {
 
     private let request: TransportRequest
     private let route: TransportRoute
+    /// Whether the call reads the body itself, or ends at the head and leaves the body, unread, in
+    /// the response's ``NetworkResponse/unreadBody`` (a streamed send).
+    private let collectsBody: Bool
     /// Whom the outcome goes to. A struct, not a bare closure: a closure stored as a generic
     /// argument is reabstracted through a thunk, which costs an allocation per call.
     private struct Waiter: Sendable {
@@ -37,15 +40,19 @@ final class TransportCall: DeadlineTarget {
     // The handoff lives inline in the lock's one allocation, so a call costs no more than that.
     private let state = LockedState(OneShotHandoff<Waiter, Outcome, Resources>(resources: Resources()))
 
-    /// A call that sends `request` along `route`, ended by `request.timeout` if it has one.
-    init(_ request: TransportRequest, on route: TransportRoute) {
+    /// A call that sends `request` along `route`, ended by `request.timeout` if it has one; with
+    /// `collectsBody` false it ends at the final head, and the timeout covers no more than that.
+    init(_ request: TransportRequest, on route: TransportRoute, collectsBody: Bool = true) {
         self.request = request
         self.route = route
+        self.collectsBody = collectsBody
     }
 
     /// Sends `request` and waits; cancelling the calling task, or its send, cancels the call.
-    static func send(_ request: TransportRequest, on route: TransportRoute) async throws -> NetworkResponse {
-        let call = TransportCall(request, on: route)
+    static func send(
+        _ request: TransportRequest, on route: TransportRoute, collectingBody collectsBody: Bool = true
+    ) async throws -> NetworkResponse {
+        let call = TransportCall(request, on: route, collectsBody: collectsBody)
         return try await SendCancellation.withCancellationHandler {
             // Unchecked: `finish` hands the outcome out once, under the lock, so the continuation is
             // resumed exactly once; the checked kind would cost an allocation per request.
@@ -76,7 +83,8 @@ final class TransportCall: DeadlineTarget {
     /// holds; when the call has ended meanwhile (the deadline passed, or it was cancelled and found
     /// nothing to cancel), what was just set up is released again instead.
     private func start(_ hop: TransportRequest, followed: Int, deadline: DeadlineScheduler.Token? = nil) {
-        let transportTask = route.gathering?.gatheringTask(for: hop) { outcome in
+        let gathering = collectsBody ? route.gathering : nil
+        let transportTask = gathering?.gatheringTask(for: hop) { outcome in
             self.gathered(outcome)
         }
         let exchange: Task<Void, Never>? =
@@ -156,6 +164,11 @@ final class TransportCall: DeadlineTarget {
                 let next = try route.redirects.request(
                     following: response, of: current, originalURL: request.url, followed: followed)
             else {
+                guard collectsBody else {
+                    var head = NetworkResponse(response, body: Data(), requestedURL: current.url)
+                    head.unreadBody = StreamedBody(BodyRelay(response.body))
+                    return head
+                }
                 let body = try await response.body.collect(upTo: current.maximumResponseSize)
                 return NetworkResponse(response, body: body, requestedURL: current.url)
             }

@@ -1,0 +1,89 @@
+import Foundation
+
+extension Network {
+    /// Sends a request and returns its typed response, reporting the transfer to `progress`.
+    public func send<R: Request>(_ request: R, progress: TransferProgressHandler) async throws -> R.Response {
+        try await send(request, priority: .normal, progress: progress)
+    }
+
+    /// Sends a request, reporting the transfer to `progress`, and calls `completion` exactly once
+    /// with the typed response or the error (on ``completionQueue`` when set).
+    @discardableResult
+    public func send<R: Request>(
+        _ request: R,
+        priority: RequestPriority = .normal,
+        progress: TransferProgressHandler,
+        completion: @escaping @Sendable (Result<R.Response, any Error>) -> Void
+    ) -> any Cancellable {
+        startSend(on: completionQueue, completion: completion) {
+            try await self.send(request, priority: priority, progress: progress)
+        }
+    }
+
+    /// Sends a request and returns once its head has arrived, with the body still streaming.
+    public func stream<R: Request>(_ request: R) async throws -> ResponseStream {
+        try await stream(request, priority: .normal, progress: nil)
+    }
+
+    /// Sends a raw request and returns once its head has arrived, with the body still streaming.
+    public func stream(_ request: NetworkRequest) async throws -> ResponseStream {
+        try await stream(request, priority: .normal, progress: nil)
+    }
+
+    /// A network without transfer progress of its own sends as usual and tells `progress` of
+    /// the response's whole body at the end.
+    public func send<R: Request>(
+        _ request: R, priority: RequestPriority, progress: TransferProgressHandler
+    ) async throws -> R.Response {
+        defer { progress.sendEnded() }
+        return try await send(request, priority: priority)
+    }
+
+    /// A network without streaming of its own sends as usual and streams the whole body it got.
+    public func stream<R: Request>(
+        _ request: R, priority: RequestPriority, progress: TransferProgressHandler?
+    ) async throws -> ResponseStream {
+        defer { progress?.sendEnded() }
+        let response = try await send(WholeResponseRequest(base: request), priority: priority)
+        progress?.reportWholeDownload(of: response)
+        return ResponseStream(completeResponse: response)
+    }
+
+    /// A network without streaming of its own sends as usual and streams the whole body it got.
+    public func stream(
+        _ request: NetworkRequest, priority: RequestPriority, progress: TransferProgressHandler?
+    ) async throws -> ResponseStream {
+        defer { progress?.sendEnded() }
+        let response = try await send(request, priority: priority)
+        progress?.reportWholeDownload(of: response)
+        return ResponseStream(completeResponse: response)
+    }
+}
+
+extension TransferProgressHandler {
+    /// Reports `response`'s body as downloaded whole, for a send that got it in one piece.
+    package func reportWholeDownload(of response: NetworkResponse) {
+        let count = Int64(response.body.count)
+        self(TransferProgress(direction: .download, completedByteCount: count, expectedByteCount: count))
+    }
+}
+
+/// `base`, answered with the validated response itself instead of its decoded value: how a
+/// ``Network`` that only sends typed requests streams one.
+struct WholeResponseRequest<Base: Request>: Request {
+    typealias Response = NetworkResponse
+    let base: Base
+
+    var customProperties: CustomProperties { base.customProperties }
+
+    // The body is handed over as it is, so its type is not checked.
+    var acceptableContentTypes: [String]? { nil }
+
+    func buildRequest(with baseURL: URL) throws -> NetworkRequest {
+        try base.buildRequest(with: baseURL)
+    }
+
+    func response(from response: NetworkResponse, with decoder: JSONDecoder) throws -> NetworkResponse {
+        response
+    }
+}

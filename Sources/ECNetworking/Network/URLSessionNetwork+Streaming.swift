@@ -1,0 +1,98 @@
+import Foundation
+
+extension URLSessionNetwork {
+    /// Sends `request` and returns once its head has arrived and passed every stage, with the
+    /// body still streaming; see ``ResponseStream``.
+    public func stream<R: Request>(
+        _ request: R, priority: RequestPriority, progress: TransferProgressHandler?
+    ) async throws -> ResponseStream {
+        let built = try buildRequest(request)
+        return try await stream(built, requestType: ObjectIdentifier(R.self), priority: priority, progress: progress)
+    }
+
+    /// Sends a raw request and returns once its head has arrived and passed every stage, with the
+    /// body still streaming; see ``ResponseStream``.
+    public func stream(
+        _ request: NetworkRequest, priority: RequestPriority, progress: TransferProgressHandler?
+    ) async throws -> ResponseStream {
+        try await stream(request, requestType: nil, priority: priority, progress: progress)
+    }
+
+    private func stream(
+        _ request: NetworkRequest, requestType: ObjectIdentifier?, priority: RequestPriority,
+        progress: TransferProgressHandler?
+    ) async throws -> ResponseStream {
+        do {
+            return try await runner.reportingMetrics(of: request) { context in
+                context.bodyReading = BodyReading(streams: true, progress: progress, requestType: requestType)
+                var response = try await perform(
+                    request, requestType: requestType, priority: priority, context: &context)
+                guard let body = response.unreadBody else {
+                    // A response an action replaced has no body on the wire: its own body is the stream.
+                    return ResponseStream(completeResponse: response)
+                }
+                response.unreadBody = nil
+                context.response = nil
+                if let progress { body.relay.whenEnded { progress.sendEnded() } }
+                return ResponseStream(response: response, body: body)
+            }
+        } catch {
+            progress?.sendEnded()
+            throw error
+        }
+    }
+
+    /// The request `request` builds, with its own custom properties.
+    func buildRequest<R: Request>(_ request: R) throws -> NetworkRequest {
+        var built = try request.buildRequest(with: configuration.baseURL)
+        built.customProperties.merge(request.customProperties)
+        return built
+    }
+
+    /// Puts `wire` on the wire and returns at its head, for a send that reads the body itself
+    /// (see ``BodyReading``): the body stays in the response's `unreadBody`, behind a relay that
+    /// applies the idle timeout, counts progress and answers `cancelAll`, unless the status is
+    /// not acceptable, when the (small) error body is read at once, so the error carries it.
+    ///
+    /// - Parameter holdsSlot: Set to `false` when the body's end, not the caller, frees the slot.
+    func receive(
+        _ wire: WireRequest, reading: BodyReading, cancellation: SendCancellation?, holdsSlot: inout Bool
+    ) async throws -> NetworkResponse {
+        var transportRequest = wire.transportRequest
+        transportRequest.uploadProgress = reading.progress
+        var response = try await TransportCall.send(transportRequest, on: route, collectingBody: false)
+        guard let body = response.unreadBody else { return response }
+        let acceptable = wire.request.acceptableStatusCodes ?? configuration.acceptableStatusCodes
+        let keepsStreaming = reading.streams && acceptable.contains(response.statusCode)
+        let releasesSlotAtEnd = keepsStreaming && holdsSlot && configuration.streamsHoldConcurrencySlot
+        if releasesSlotAtEnd { holdsSlot = false }
+        // `cancelAll` reaches the body through a cancellation of its own, since the send's ends
+        // when the head is returned.
+        let bodyCancellation = SendCancellation()
+        let registration = activeSends.register(reading.requestType, cancellation: bodyCancellation)
+        let activeSends = activeSends
+        let admission = admission
+        body.relay.configure(
+            idleTimeout: configuration.streamIdleTimeout,
+            progress: reading.progress.map { DownloadProgressCounter(handler: $0, headers: response.headers) },
+            onEnd: {
+                activeSends.unregister(registration)
+                if releasesSlotAtEnd { admission?.release() }
+            })
+        // The relay, not the stream's hold on it: holding that would keep the stream from ever
+        // being let go.
+        let relay = body.relay
+        if bodyCancellation.addHandler({ relay.stop(with: NetworkError.cancelled) }) == nil {
+            relay.stop(with: NetworkError.cancelled)
+        }
+        guard keepsStreaming else {
+            response.unreadBody = nil
+            // The send's own cancellation ends the read, as it ends every wait of the send.
+            let link = cancellation?.addHandler { relay.stop(with: NetworkError.cancelled) }
+            defer { cancellation?.removeHandler(link) }
+            response.body = try await ResponseStream(response: response, body: body).collect()
+            return response
+        }
+        return response
+    }
+}

@@ -1,0 +1,263 @@
+import Foundation
+
+/// Carries a streamed response body from its transport to the one task that consumes it, through
+/// a bounded buffer, and ends exactly once: at the body's end, on the transport's error, when the
+/// body has been idle too long, or when the consumer stops (cancels its task, lets the stream go,
+/// or the send is cancelled).
+///
+/// The body is read by a task of the relay's own rather than by the consumer directly, so that the
+/// idle timeout and a cancellation from outside (`cancelAll`, ``Network/invalidate()``) end the
+/// transfer at once even while the transport waits for bytes: ending the relay cancels that task,
+/// which is how every transport learns to drop the connection. The task starts on the first read,
+/// so a stream that is never read costs no task.
+///
+/// Backpressure: the reading task stops once ``capacity`` bytes wait unread, and carries on when
+/// the consumer takes one; the transport, read no further, stops reading from the socket.
+///
+/// The idle timer measures the server's silence, not the consumer's: it never fires while bytes
+/// wait unread. Armed once per timeout period rather than once per chunk, it re-arms itself for
+/// what is left after the latest chunk.
+final class BodyRelay: DeadlineTarget, Sendable {
+    /// How many unread bytes stop the reading task.
+    static let capacity = 1_048_576
+
+    private struct State: Sendable {
+        var chunks: [Data] = []
+        var nextChunk = 0
+        var bufferedBytes = 0
+        var receivedBytes: Int64 = 0
+        /// How the body ended, once it has: `.success` for a body read to its end by the relay.
+        var ending: Result<Void, any Error>?
+        var hasStarted = false
+        var reader: Task<Void, Never>?
+        /// The consumer, waiting for the next chunk.
+        var consumer: UnsafeContinuation<Data?, any Error>?
+        /// The reading task, waiting for room in the buffer.
+        var producer: UnsafeContinuation<Void, Never>?
+        var idleDeadline: DeadlineScheduler.Token?
+        /// When the latest chunk arrived, for the idle timer.
+        var lastActivity: ContinuousClock.Instant
+        /// Called once when the relay ends, whichever way.
+        var endHandlers: [@Sendable () -> Void] = []
+        var idleTimeout: Duration?
+        var progress: DownloadProgressCounter?
+
+        var hasPendingChunk: Bool { nextChunk < chunks.count }
+
+        mutating func takeChunk() -> Data {
+            let chunk = chunks[nextChunk]
+            chunks[nextChunk] = Data()
+            nextChunk += 1
+            bufferedBytes -= chunk.count
+            if nextChunk == chunks.count {
+                chunks.removeAll(keepingCapacity: true)
+                nextChunk = 0
+            }
+            return chunk
+        }
+    }
+
+    private let source: ByteStream
+    private let state = LockedState(State(lastActivity: ContinuousClock.now))
+
+    /// A relay of `source`, which is not read until the consumer first asks for a chunk.
+    init(_ source: ByteStream) {
+        self.source = source
+    }
+
+    /// Sets what the network decides once it has the head, before the body is read.
+    ///
+    /// - Parameters:
+    ///   - idleTimeout: How long the body may go without a byte before it fails with
+    ///     ``NetworkError/timedOut(after:)``; `nil` for no limit.
+    ///   - progress: Told of every chunk that arrives.
+    ///   - onEnd: Called exactly once, when the relay ends; at once if it has ended already.
+    func configure(
+        idleTimeout: Duration?, progress: DownloadProgressCounter?, onEnd: @escaping @Sendable () -> Void
+    ) {
+        state.withLock { state in
+            state.idleTimeout = idleTimeout
+            state.progress = progress
+        }
+        whenEnded(onEnd)
+    }
+
+    /// Calls `handler` once when the relay ends; at once if it has ended already.
+    func whenEnded(_ handler: @escaping @Sendable () -> Void) {
+        let hasEnded = state.withLock { state -> Bool in
+            guard state.ending == nil else { return true }
+            state.endHandlers.append(handler)
+            return false
+        }
+        if hasEnded { handler() }
+    }
+
+    // MARK: - The consumer
+
+    /// The next chunk, or `nil` at the body's end; cancelling the calling task ends the relay.
+    func next() async throws -> Data? {
+        if Task.isCancelled { stop(with: NetworkError.cancelled) }
+        startIfNeeded()
+        return try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { continuation in
+                let (result, producer) = state.withLock {
+                    state -> (Result<Data?, any Error>?, UnsafeContinuation<Void, Never>?) in
+                    if state.hasPendingChunk {
+                        let chunk = state.takeChunk()
+                        let producer = state.bufferedBytes < Self.capacity ? state.producer : nil
+                        if producer != nil { state.producer = nil }
+                        return (.success(chunk), producer)
+                    }
+                    switch state.ending {
+                    case .success?: return (.success(nil), nil)
+                    case .failure(let error)?: return (.failure(error), nil)
+                    case nil:
+                        state.consumer = continuation
+                        return (nil, nil)
+                    }
+                }
+                producer?.resume()
+                if let result { continuation.resume(with: result) }
+            }
+        } onCancel: {
+            stop(with: NetworkError.cancelled)
+        }
+    }
+
+    /// Ends the relay with `error` unless it has ended: its reading task is cancelled, so the
+    /// transport drops the connection, and a waiting consumer is told.
+    func stop(with error: any Error) {
+        end(with: .failure(error))
+    }
+
+    // MARK: - The reading task
+
+    private func startIfNeeded() {
+        let isFirst = state.withLock { state -> Bool in
+            guard !state.hasStarted, state.ending == nil else { return false }
+            state.hasStarted = true
+            state.lastActivity = ContinuousClock.now
+            return true
+        }
+        guard isFirst else { return }
+        let reader = Task { await self.read() }
+        let stored = state.withLock { state -> Bool in
+            guard state.ending == nil else { return false }
+            state.reader = reader
+            if let idleTimeout = state.idleTimeout {
+                state.idleDeadline = DeadlineScheduler.shared.schedule(after: idleTimeout, self)
+            }
+            return true
+        }
+        if !stored { reader.cancel() }
+    }
+
+    private func read() async {
+        do {
+            for try await chunk in source {
+                guard try await deliver(chunk) else { return }
+            }
+            end(with: .success(()))
+        } catch {
+            end(with: .failure(NetworkError.normalize(error)))
+        }
+    }
+
+    /// Hands `chunk` to the consumer or the buffer, then waits while the buffer is full; `false`
+    /// once the relay has ended.
+    private func deliver(_ chunk: Data) async throws -> Bool {
+        let now = ContinuousClock.now
+        let (consumer, isFull, received, progress, isRunning) = state.withLock {
+            state -> (UnsafeContinuation<Data?, any Error>?, Bool, Int64, DownloadProgressCounter?, Bool) in
+            guard state.ending == nil else { return (nil, false, 0, nil, false) }
+            state.lastActivity = now
+            state.receivedBytes += Int64(chunk.count)
+            if let consumer = state.consumer {
+                state.consumer = nil
+                return (consumer, false, state.receivedBytes, state.progress, true)
+            }
+            state.chunks.append(chunk)
+            state.bufferedBytes += chunk.count
+            return (nil, state.bufferedBytes >= Self.capacity, state.receivedBytes, state.progress, true)
+        }
+        guard isRunning else { return false }
+        progress?.received(totalBytes: received)
+        consumer?.resume(returning: chunk)
+        guard isFull else { return true }
+        await withUnsafeContinuation { (producer: UnsafeContinuation<Void, Never>) in
+            let resumesNow = state.withLock { state -> Bool in
+                guard state.ending == nil, state.bufferedBytes >= Self.capacity else { return true }
+                state.producer = producer
+                return false
+            }
+            if resumesNow { producer.resume() }
+        }
+        if Task.isCancelled { throw CancellationError() }
+        return true
+    }
+
+    // MARK: - The end
+
+    func deadlinePassed() {
+        let now = ContinuousClock.now
+        // Bytes waiting for the consumer mean the server is not the one keeping it waiting.
+        let timing = state.withLock { state -> (remaining: Duration, idleTimeout: Duration)? in
+            guard state.ending == nil, let idleTimeout = state.idleTimeout else { return nil }
+            state.idleDeadline = nil
+            let silence = state.bufferedBytes > 0 ? .zero : now - state.lastActivity
+            return (idleTimeout - silence, idleTimeout)
+        }
+        guard let (remaining, idleTimeout) = timing else { return }
+        guard remaining <= .zero else {
+            let token = DeadlineScheduler.shared.schedule(after: remaining, self)
+            let stored = state.withLock { state -> Bool in
+                guard state.ending == nil else { return false }
+                state.idleDeadline = token
+                return true
+            }
+            if !stored { DeadlineScheduler.shared.cancel(token) }
+            return
+        }
+        stop(with: NetworkError.timedOut(after: idleTimeout))
+    }
+
+    private func end(with outcome: Result<Void, any Error>) {
+        let ending = state.withLock { state in
+            guard state.ending == nil else { return nil as Ending? }
+            state.ending = outcome
+            let ending = Ending(
+                consumer: state.consumer, producer: state.producer, reader: state.reader,
+                idleDeadline: state.idleDeadline, endHandlers: state.endHandlers)
+            state.consumer = nil
+            state.producer = nil
+            state.reader = nil
+            state.idleDeadline = nil
+            state.endHandlers = []
+            if case .failure = outcome {
+                // Bytes nobody will read are released at once.
+                state.chunks = []
+                state.nextChunk = 0
+                state.bufferedBytes = 0
+            }
+            return ending
+        }
+        guard let ending else { return }
+        if let token = ending.idleDeadline { DeadlineScheduler.shared.cancel(token) }
+        if case .failure(let error) = outcome {
+            ending.reader?.cancel()
+            ending.consumer?.resume(throwing: error)
+        } else {
+            ending.consumer?.resume(returning: nil)
+        }
+        ending.producer?.resume()
+        for handler in ending.endHandlers { handler() }
+    }
+
+    private struct Ending {
+        let consumer: UnsafeContinuation<Data?, any Error>?
+        let producer: UnsafeContinuation<Void, Never>?
+        let reader: Task<Void, Never>?
+        let idleDeadline: DeadlineScheduler.Token?
+        let endHandlers: [@Sendable () -> Void]
+    }
+}

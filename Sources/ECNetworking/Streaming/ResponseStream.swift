@@ -1,0 +1,122 @@
+import Foundation
+
+/// A response whose body arrives as it streams: the head (status, headers, the request as sent,
+/// timings) at once, then the body as chunks of `Data`, read as they come off the wire.
+///
+/// Made by ``Network/stream(_:priority:)``:
+///
+/// ```swift
+/// let stream = try await network.stream(CompletionRequest(prompt: "Hello"))
+/// for try await line in stream.lines {
+///     print(line)
+/// }
+/// ```
+///
+/// Every action stage ran for it: the completed actions saw the head (with an empty body), and the
+/// status was validated, so a failing status reached you as
+/// ``NetworkError/unacceptableStatusCode(_:)`` with its whole (small) body instead.
+///
+/// The body is read once, by one task, no faster than that task reads it. It fails with
+/// ``NetworkError/timedOut(after:)`` when the server sends nothing for
+/// ``NetworkConfiguration/streamIdleTimeout``, with ``NetworkError/responseTooLarge(limit:)`` past
+/// ``NetworkConfiguration/maximumResponseSize``, and with ``NetworkError/cancelled`` when the
+/// reading task is cancelled or the network cancels its sends. Letting the stream go unread, or
+/// breaking out of the loop, ends the transfer and frees the connection.
+public struct ResponseStream: AsyncSequence, Sendable {
+    /// A chunk of the body; never empty.
+    public typealias Element = Data
+
+    /// The response head: status, headers, URL, the request as sent, and the timings up to the
+    /// head. Its ``NetworkResponse/body`` is empty; the body is this sequence.
+    public let response: NetworkResponse
+    private let body: StreamedBody
+
+    init(response: NetworkResponse, body: StreamedBody) {
+        self.response = response
+        self.body = body
+    }
+
+    /// A stream of `response` whose body is already whole: what a ``Network`` without streaming
+    /// of its own, such as a test double, returns.
+    public init(completeResponse response: NetworkResponse) {
+        var head = response
+        head.body = Data()
+        self.init(response: head, body: StreamedBody(BodyRelay(ByteStream(response.body))))
+    }
+
+    /// The HTTP status code.
+    public var statusCode: Int { response.statusCode }
+
+    /// The response's header fields.
+    public var headers: HTTPHeaders { response.headers }
+
+    /// Starts reading the body; a second iterator of the same stream finds it already taken and
+    /// throws ``NetworkError/invalidRequest(reason:)``.
+    public func makeAsyncIterator() -> AsyncIterator {
+        AsyncIterator(body: body.take())
+    }
+
+    /// The body's lines, as text; see ``ResponseLines``.
+    public var lines: ResponseLines<ResponseStream> {
+        ResponseLines(self)
+    }
+
+    /// Reads the rest of the body into memory, failing with
+    /// ``NetworkError/responseTooLarge(limit:)`` as soon as more than `limit` bytes have arrived.
+    public func collect(upTo limit: Int? = nil) async throws -> Data {
+        var collected = Data()
+        for try await chunk in self {
+            if let limit, chunk.count > limit - collected.count {
+                body.relay.stop(with: NetworkError.responseTooLarge(limit: limit))
+                throw NetworkError.responseTooLarge(limit: limit)
+            }
+            collected.append(chunk)
+        }
+        return collected
+    }
+
+    /// Ends the transfer now; a reader waiting for a chunk gets ``NetworkError/cancelled``.
+    public func cancel() {
+        body.relay.stop(with: NetworkError.cancelled)
+    }
+
+    /// Reads the body's chunks in order.
+    public struct AsyncIterator: AsyncIteratorProtocol {
+        private let body: StreamedBody?
+
+        init(body: StreamedBody?) {
+            self.body = body
+        }
+
+        /// The next chunk, or `nil` at the body's end.
+        public mutating func next() async throws -> Data? {
+            guard let body else {
+                throw NetworkError.invalidRequest(reason: "a response stream can be read only once")
+            }
+            return try await body.relay.next()
+        }
+    }
+}
+
+/// The consumer's hold on a ``BodyRelay``: when the last copy of the stream and its iterator are
+/// gone, the transfer is stopped, so no connection is left reading a body nobody will take.
+final class StreamedBody: Sendable {
+    let relay: BodyRelay
+    private let isTaken = LockedState(false)
+
+    init(_ relay: BodyRelay) {
+        self.relay = relay
+    }
+
+    /// This body, for the first iterator; `nil` for any later one.
+    func take() -> StreamedBody? {
+        isTaken.withLock { isTaken in
+            defer { isTaken = true }
+            return isTaken ? nil : self
+        }
+    }
+
+    deinit {
+        relay.stop(with: NetworkError.cancelled)
+    }
+}

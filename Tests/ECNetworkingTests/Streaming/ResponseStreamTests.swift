@@ -1,0 +1,254 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ECNetworking
+
+/// Streamed sends over every transport, on a real socket: the body arrives as it is sent, the
+/// stages run on the head, and every way a stream can end ends it once, with a typed error.
+@Suite("Streaming responses", .timeLimit(.minutes(2)))
+struct ResponseStreamTests {
+    private static let chunked = Data(
+        "HTTP/1.1 200 OK\r\nContent-Type: application/x-ndjson\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+            .utf8)
+
+    /// A chunk of a chunked body.
+    private static func chunk(_ text: String) -> Data {
+        let bytes = Data(text.utf8)
+        return Data((String(bytes.count, radix: 16) + "\r\n").utf8) + bytes + Data("\r\n".utf8)
+    }
+
+    private static let lastChunk = Data("0\r\n\r\n".utf8)
+
+    private func request(_ path: String, on server: LoopbackHTTPServer) -> NetworkRequest {
+        NetworkRequest(url: server.baseURL.appendingPathComponent(path))
+    }
+
+    @Test("a 5 MB body streams whole, and the stages ran on the head", arguments: TransportKind.allCases)
+    func wholeBody(_ kind: TransportKind) async throws {
+        let server = try TransportTestRoutes.server()
+        defer { server.stop() }
+        let log = EventLog()
+        try await kind.withNetwork(baseURL: server.baseURL) { network in
+            network.add(action: RecordingAction(name: "recorder", log: log))
+            let stream = try await network.stream(request("big", on: server))
+            #expect(stream.statusCode == 200)
+            #expect(stream.response.body.isEmpty)
+            #expect(
+                log.all == ["recorder.willBegin", "recorder.began", "recorder.responseBegan", "recorder.completed"])
+            var received = 0
+            var chunks = 0
+            for try await chunk in stream {
+                #expect(!chunk.isEmpty)
+                received += chunk.count
+                chunks += 1
+            }
+            #expect(received == TransportTestRoutes.fiveMegabytes.count)
+            #expect(chunks > 1)
+        }
+    }
+
+    @Test("the body arrives as the server sends it, before the response ends", arguments: TransportKind.allCases)
+    func arrivesAsSent(_ kind: TransportKind) async throws {
+        let gate = DispatchSemaphore(value: 0)
+        let server = try LoopbackHTTPServer { _ in
+            .raw(
+                Self.chunked + Self.chunk("{\"token\":\"Hel\"}\n"), gate: gate,
+                rest: Self.chunk("{\"token\":\"lo\"}\r\n{\"tok") + Self.chunk("en\":\"!\"}") + Self.lastChunk)
+        }
+        defer { server.stop() }
+        try await kind.withNetwork(baseURL: server.baseURL) { network in
+            let stream = try await network.stream(request("tokens", on: server))
+            var lines = stream.lines.makeAsyncIterator()
+            // The first line arrives while the server still holds the rest back.
+            #expect(try await lines.next() == "{\"token\":\"Hel\"}")
+            gate.signal()
+            #expect(try await lines.next() == "{\"token\":\"lo\"}")
+            #expect(try await lines.next() == "{\"token\":\"!\"}")
+            #expect(try await lines.next() == nil)
+        }
+    }
+
+    @Test("a failing status throws unacceptableStatusCode with the whole error body", arguments: TransportKind.allCases)
+    func failingStatus(_ kind: TransportKind) async throws {
+        let server = try LoopbackHTTPServer { _ in
+            .response(
+                status: 429, headers: ["Content-Type": "application/json"], body: Data("{\"error\":\"slow down\"}".utf8)
+            )
+        }
+        defer { server.stop() }
+        try await kind.withNetwork(baseURL: server.baseURL) { network in
+            let error = await networkError { _ = try await network.stream(request("limited", on: server)) }
+            guard case .unacceptableStatusCode(let response)? = error else {
+                Issue.record("expected unacceptableStatusCode, got \(String(describing: error))")
+                return
+            }
+            #expect(response.statusCode == 429)
+            #expect(String(decoding: response.body, as: UTF8.self) == "{\"error\":\"slow down\"}")
+            #expect(network.activeRequestCount == 0)
+        }
+    }
+
+    @Test("a body that goes quiet fails with timedOut after the idle timeout", arguments: TransportKind.allCases)
+    func idleTimeout(_ kind: TransportKind) async throws {
+        let server = try TransportTestRoutes.server()
+        defer { server.stop() }
+        let idle: Duration = .milliseconds(400)
+        try await kind.withNetwork(
+            baseURL: server.baseURL,
+            configure: {
+                $0.streamIdleTimeout = idle; $0.timeout = .seconds(1)
+            }
+        ) {
+            network in
+            let stream = try await network.stream(request("stall", on: server))
+            let clock = ContinuousClock()
+            let start = clock.now
+            var received = Data()
+            let error = await networkError { for try await chunk in stream { received.append(chunk) } }
+            let elapsed = clock.now - start
+            #expect(String(decoding: received, as: UTF8.self) == "partial")
+            guard case .timedOut(let after)? = error else {
+                Issue.record("expected timedOut, got \(String(describing: error))")
+                return
+            }
+            #expect(after == idle)
+            // The total timeout (1 s) does not cover the body; the idle one does.
+            #expect(elapsed >= idle - .milliseconds(50))
+            #expect(elapsed < .seconds(3))
+        }
+    }
+
+    @Test("a body that keeps coming outlives the total timeout", arguments: TransportKind.allCases)
+    func bodyOutlivesTotalTimeout(_ kind: TransportKind) async throws {
+        let gate = DispatchSemaphore(value: 0)
+        let server = try LoopbackHTTPServer { _ in
+            .raw(Self.chunked + Self.chunk("first\n"), gate: gate, rest: Self.chunk("second\n") + Self.lastChunk)
+        }
+        defer { server.stop() }
+        try await kind.withNetwork(baseURL: server.baseURL, configure: { $0.timeout = .milliseconds(300) }) { network in
+            let stream = try await network.stream(request("slow", on: server))
+            var lines = stream.lines.makeAsyncIterator()
+            #expect(try await lines.next() == "first")
+            try await Task.sleep(for: .milliseconds(600))
+            gate.signal()
+            #expect(try await lines.next() == "second")
+            #expect(try await lines.next() == nil)
+        }
+    }
+
+    @Test(
+        "cancelling the reading task ends the stream with cancelled and closes the connection",
+        arguments: TransportKind.allCases)
+    func cancelReader(_ kind: TransportKind) async throws {
+        let server = try TransportTestRoutes.server()
+        defer { server.stop() }
+        try await kind.withNetwork(baseURL: server.baseURL) { network in
+            let stream = try await network.stream(request("stall", on: server))
+            let reader = Task { () -> NetworkError? in
+                await networkError { for try await _ in stream {} }
+            }
+            try await waitUntil { server.openConnectionCount == 1 }
+            try await Task.sleep(for: .milliseconds(100))
+            reader.cancel()
+            let error = await reader.value
+            #expect(error?.isCancellation == true, "got \(String(describing: error))")
+            try await waitUntil { server.openConnectionCount == 0 }
+            try await waitUntil { network.activeRequestCount == 0 }
+        }
+    }
+
+    @Test("a stream let go unread frees its connection", arguments: TransportKind.allCases)
+    func letGo(_ kind: TransportKind) async throws {
+        let server = try TransportTestRoutes.server()
+        defer { server.stop() }
+        try await kind.withNetwork(baseURL: server.baseURL) { network in
+            do {
+                let stream = try await network.stream(request("stall", on: server))
+                #expect(stream.statusCode == 200)
+                #expect(network.activeRequestCount == 1)
+            }
+            try await waitUntil { network.activeRequestCount == 0 }
+            try await waitUntil { server.openConnectionCount == 0 }
+        }
+    }
+
+    @Test("cancelAll ends a stream being read", arguments: TransportKind.allCases)
+    func cancelAll(_ kind: TransportKind) async throws {
+        let server = try TransportTestRoutes.server()
+        defer { server.stop() }
+        try await kind.withNetwork(baseURL: server.baseURL) { network in
+            let stream = try await network.stream(request("stall", on: server))
+            let reader = Task { await networkError { for try await _ in stream {} } }
+            try await Task.sleep(for: .milliseconds(100))
+            network.cancelAll()
+            let error = await reader.value
+            #expect(error?.isCancellation == true, "got \(String(describing: error))")
+        }
+    }
+
+    @Test("a body past maximumResponseSize fails with responseTooLarge", arguments: TransportKind.allCases)
+    func sizeLimit(_ kind: TransportKind) async throws {
+        let server = try TransportTestRoutes.server()
+        defer { server.stop() }
+        try await kind.withNetwork(baseURL: server.baseURL, configure: { $0.maximumResponseSize = 1_000_000 }) {
+            network in
+            let stream = try await network.stream(request("big", on: server))
+            var received = 0
+            let error = await networkError { for try await chunk in stream { received += chunk.count } }
+            guard case .responseTooLarge(let limit)? = error else {
+                Issue.record("expected responseTooLarge, got \(String(describing: error))")
+                return
+            }
+            #expect(limit == 1_000_000)
+            #expect(received <= 1_000_000)
+        }
+    }
+
+    @Test(
+        "download progress counts every byte, up to the Content-Length, never past 100 %",
+        arguments: TransportKind.allCases)
+    func downloadProgress(_ kind: TransportKind) async throws {
+        let server = try TransportTestRoutes.server()
+        defer { server.stop() }
+        try await kind.withNetwork(baseURL: server.baseURL) { network in
+            let (updates, handler) = TransferProgressHandler.makeStream(bufferingPolicy: .unbounded)
+            let body = try await network.send(DataRequest(path: "big"), progress: handler)
+            var reports: [TransferProgress] = []
+            for await progress in updates { reports.append(progress) }
+            let downloads = reports.filter { $0.direction == .download }
+            #expect(body.count == TransportTestRoutes.fiveMegabytes.count)
+            #expect(downloads.count > 1)
+            #expect(downloads.last?.completedByteCount == Int64(body.count))
+            #expect(downloads.allSatisfy { $0.expectedByteCount == Int64(body.count) })
+            #expect(zip(downloads, downloads.dropFirst()).allSatisfy { $0.completedByteCount < $1.completedByteCount })
+        }
+    }
+
+    @Test(
+        "a compressed body's progress has no total, since Content-Length is the compressed size",
+        arguments: TransportKind.allCases)
+    func compressedProgress(_ kind: TransportKind) async throws {
+        let server = try TransportTestRoutes.server()
+        defer { server.stop() }
+        try await kind.withNetwork(baseURL: server.baseURL) { network in
+            let (updates, handler) = TransferProgressHandler.makeStream(bufferingPolicy: .unbounded)
+            let body = try await network.send(DataRequest(path: "compressed"), progress: handler)
+            var downloads: [TransferProgress] = []
+            for await progress in updates where progress.direction == .download { downloads.append(progress) }
+            #expect(body.count == TransportTestRoutes.compressed.decodedCount)
+            #expect(downloads.last?.completedByteCount == Int64(body.count))
+            #expect(downloads.allSatisfy { ($0.fractionCompleted ?? 0) <= 1 })
+        }
+    }
+}
+
+/// A request for the raw body at `path`.
+struct DataRequest: Request {
+    typealias Response = Data
+    let path: String
+
+    func buildRequest(with baseURL: URL) -> NetworkRequest {
+        NetworkRequest(url: baseURL.appendingPathComponent(path))
+    }
+}
