@@ -72,7 +72,7 @@ private struct ServerSentEventSubscription<Base: Request> {
         var failures = 0
         while true {
             var sawEvent = false
-            var lastError: NetworkError?
+            var lastError: (any Error)?
             do {
                 let stream = try await network.stream(
                     EventStreamRequest(base: request, lastEventID: lastEventID), priority: priority, progress: nil)
@@ -83,7 +83,7 @@ private struct ServerSentEventSubscription<Base: Request> {
                     if let retry = event.retry { delay = retry }
                     deliver(event)
                 }
-            } catch let error as NetworkError where reconnection != nil && Self.isWorthReconnecting(after: error) {
+            } catch  where reconnection != nil && Self.isWorthReconnecting(after: error) {
                 lastError = error
             }
             guard let reconnection else { return }
@@ -97,11 +97,15 @@ private struct ServerSentEventSubscription<Base: Request> {
         }
     }
 
-    /// Only what a new connection may cure: the connection, not the server's answer.
-    private static func isWorthReconnecting(after error: NetworkError) -> Bool {
+    /// Only what a new connection may cure: the connection, not the server's answer. A stream
+    /// cut inside an event is a connection that broke.
+    private static func isWorthReconnecting(after error: any Error) -> Bool {
         switch error {
-        case .transport, .timedOut, .invalidResponse: true
-        default: false
+        case NetworkError.transport, NetworkError.timedOut, NetworkError.invalidResponse,
+            ServerSentEventError.streamEndedMidEvent:
+            true
+        default:
+            false
         }
     }
 

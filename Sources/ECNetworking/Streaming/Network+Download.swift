@@ -10,7 +10,9 @@ import Foundation
 
 extension Network {
     /// Sends a request and writes its response body to the file at `destination` as it arrives,
-    /// replacing any file there, without holding the body in memory.
+    /// replacing any file there, without holding the body in memory (over the transports the
+    /// package ships; a ``Session`` of your own, such as a plain `URLSession`, hands over bodies
+    /// whole).
     ///
     /// ```swift
     /// let file = try await network.download(ReportRequest(year: 2026), to: reportURL)

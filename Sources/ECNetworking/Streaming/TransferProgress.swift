@@ -40,7 +40,7 @@ public struct TransferProgress: Sendable, Hashable {
 /// ``Network/download(_:to:priority:progress:)-(R,_,_,_)``. As a closure:
 ///
 /// ```swift
-/// let photo = try await network.send(UploadPhotoRequest(file: fileURL), progress: TransferProgressHandler { progress in
+/// let photo = try await network.send(UploadPhotoRequest(photo: photoURL, caption: "Sunset"), progress: TransferProgressHandler { progress in
 ///     print(progress.direction, progress.completedByteCount, progress.fractionCompleted ?? 0)
 /// })
 /// ```
@@ -49,7 +49,7 @@ public struct TransferProgress: Sendable, Hashable {
 ///
 /// ```swift
 /// let (updates, handler) = TransferProgressHandler.makeStream()
-/// async let photo = network.send(UploadPhotoRequest(file: fileURL), progress: handler)
+/// async let photo = network.send(UploadPhotoRequest(photo: photoURL, caption: "Sunset"), progress: handler)
 /// for await progress in updates {
 ///     print(progress.fractionCompleted ?? 0)
 /// }

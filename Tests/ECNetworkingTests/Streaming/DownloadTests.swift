@@ -1,0 +1,118 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ECNetworking
+
+/// Downloads to a file over every transport, on a real socket: the file appears whole or not at
+/// all, and a file already at the destination survives a failed download.
+@Suite("Downloads to a file", .timeLimit(.minutes(2)))
+struct DownloadTests {
+    private let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("downloads-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    private func request(_ path: String, on server: LoopbackHTTPServer) -> NetworkRequest {
+        NetworkRequest(url: server.baseURL.appendingPathComponent(path))
+    }
+
+    /// The names in the download folder, to show that no temporary file is left behind.
+    private var folderContents: [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()) ?? []
+    }
+
+    @Test(
+        "a 5 MB body lands whole, private to the user, with no temporary file left", arguments: TransportKind.allCases)
+    func whole(_ kind: TransportKind) async throws {
+        let server = try TransportTestRoutes.server()
+        defer { server.stop() }
+        let destination = directory.appendingPathComponent("big.bin")
+        try await kind.withNetwork(baseURL: server.baseURL) { network in
+            let file = try await network.download(request("big", on: server), to: destination)
+            #expect(file.fileURL == destination)
+            #expect(file.byteCount == Int64(TransportTestRoutes.fiveMegabytes.count))
+            #expect(file.response.statusCode == 200)
+        }
+        #expect(try Data(contentsOf: destination) == TransportTestRoutes.fiveMegabytes)
+        let permissions = try FileManager.default.attributesOfItem(atPath: destination.path)[.posixPermissions] as? Int
+        #expect(permissions == 0o600)
+        #expect(folderContents == ["big.bin"])
+    }
+
+    @Test(
+        "a body that stalls fails, leaves no file, and keeps the file that was there", arguments: TransportKind.allCases
+    )
+    func stalled(_ kind: TransportKind) async throws {
+        let server = try TransportTestRoutes.server()
+        defer { server.stop() }
+        let destination = directory.appendingPathComponent("report.pdf")
+        try Data("the old report".utf8).write(to: destination)
+        try await kind.withNetwork(baseURL: server.baseURL, configure: { $0.streamIdleTimeout = .milliseconds(300) }) {
+            network in
+            let error = await networkError {
+                _ = try await network.download(request("stall", on: server), to: destination)
+            }
+            guard case .timedOut? = error else {
+                Issue.record("expected timedOut, got \(String(describing: error))")
+                return
+            }
+        }
+        #expect(try String(contentsOf: destination, encoding: .utf8) == "the old report")
+        #expect(folderContents == ["report.pdf"])
+    }
+
+    @Test("a cancelled download leaves no file", arguments: TransportKind.allCases)
+    func cancelled(_ kind: TransportKind) async throws {
+        let server = try TransportTestRoutes.server()
+        defer { server.stop() }
+        let destination = directory.appendingPathComponent("never.bin")
+        try await kind.withNetwork(baseURL: server.baseURL) { network in
+            let download = Task { try await network.download(request("stall", on: server), to: destination) }
+            try await waitUntil { folderContents.count == 1 }
+            download.cancel()
+            let error = await networkError { _ = try await download.value }
+            #expect(error?.isCancellation == true, "got \(String(describing: error))")
+        }
+        #expect(folderContents.isEmpty)
+    }
+
+    @Test("a failing status writes nothing and carries the error body", arguments: TransportKind.allCases)
+    func failingStatus(_ kind: TransportKind) async throws {
+        let server = try LoopbackHTTPServer { _ in .response(status: 404, body: Data("no such report".utf8)) }
+        defer { server.stop() }
+        try await kind.withNetwork(baseURL: server.baseURL) { network in
+            let error = await networkError {
+                _ = try await network.download(
+                    request("missing", on: server), to: directory.appendingPathComponent("x"))
+            }
+            guard case .unacceptableStatusCode(let response)? = error else {
+                Issue.record("expected unacceptableStatusCode, got \(String(describing: error))")
+                return
+            }
+            #expect(String(decoding: response.body, as: UTF8.self) == "no such report")
+        }
+        #expect(folderContents.isEmpty)
+    }
+
+    @Test("a folder that does not exist is a DownloadError, not a crash")
+    func missingFolder() async throws {
+        let server = try TransportTestRoutes.server()
+        defer { server.stop() }
+        try await TransportKind.urlSession.withNetwork(baseURL: server.baseURL) { network in
+            let destination = directory.appendingPathComponent("missing/folder/file.bin")
+            do {
+                _ = try await network.download(request("hello", on: server), to: destination)
+                Issue.record("the download succeeded")
+            } catch let error as DownloadError {
+                guard case .cannotCreateFile = error else {
+                    Issue.record("expected cannotCreateFile, got \(error)")
+                    return
+                }
+            }
+            #expect(network.activeRequestCount == 0)
+        }
+    }
+}

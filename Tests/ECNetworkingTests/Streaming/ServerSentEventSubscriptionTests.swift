@@ -1,0 +1,121 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ECNetworking
+
+/// Server-Sent Events subscriptions over a real socket: events in order, reconnection with
+/// `Last-Event-ID` only when asked, and a typed error for what is not an event stream.
+@Suite("Server-Sent Events subscriptions", .timeLimit(.minutes(1)))
+struct ServerSentEventSubscriptionTests {
+    private struct Feed: Request {
+        typealias Response = Void
+        func buildRequest(with baseURL: URL) -> NetworkRequest {
+            NetworkRequest(url: baseURL.appendingPathComponent("feed"))
+        }
+    }
+
+    /// Answers with two events after the one the client last saw, then ends the stream, as a
+    /// server that restarts does.
+    private static func resumingServer() throws -> LoopbackHTTPServer {
+        try LoopbackHTTPServer { request in
+            let last = request.header("Last-Event-ID").flatMap { Int($0) } ?? 0
+            let events = (last + 1...last + 2).map { "id: \($0)\ndata: event \($0)\n\n" }.joined()
+            return .response(
+                status: 200, headers: ["Content-Type": "text/event-stream; charset=utf-8"],
+                body: Data(("retry: 50\n: keep-alive\n" + events).utf8))
+        }
+    }
+
+    @Test("without reconnection the sequence ends with the stream")
+    func endsWithStream() async throws {
+        let server = try Self.resumingServer()
+        defer { server.stop() }
+        let network = URLSessionNetwork(configuration: .init(baseURL: server.baseURL))
+        defer { network.invalidate() }
+        var received: [String] = []
+        for try await event in network.serverSentEvents(Feed()) { received.append(event.data) }
+        #expect(received == ["event 1", "event 2"])
+        #expect(server.requests.count == 1)
+        #expect(server.requests.first?.header("Accept") == "text/event-stream")
+    }
+
+    @Test("with reconnection a new connection resumes after the last event ID, after the server's retry delay")
+    func reconnects() async throws {
+        let server = try Self.resumingServer()
+        defer { server.stop() }
+        let network = URLSessionNetwork(configuration: .init(baseURL: server.baseURL))
+        defer { network.invalidate() }
+        var received: [String] = []
+        let clock = ContinuousClock()
+        let start = clock.now
+        for try await event in network.serverSentEvents(Feed(), reconnection: .init(delay: .seconds(30))) {
+            received.append(event.data)
+            if received.count == 6 { break }
+        }
+        // The server's 50 ms `retry`, not the 30 s default, spaced the connections.
+        #expect(clock.now - start < .seconds(10))
+        #expect(received == (1...6).map { "event \($0)" })
+        let resumedFrom = server.requests.map { $0.header("Last-Event-ID") }
+        #expect(resumedFrom == [nil, "2", "4"])
+    }
+
+    @Test("a stream cut inside an event reconnects from the last whole event")
+    func cutMidEvent() async throws {
+        let server = try LoopbackHTTPServer { request in
+            let body =
+                request.header("Last-Event-ID") == nil
+                ? "id: 1\ndata: first\n\nid: 2\ndata: cut sh" : "id: 2\ndata: second\n\nid: 3\ndata: third\n\n"
+            return .response(status: 200, headers: ["Content-Type": "text/event-stream"], body: Data(body.utf8))
+        }
+        defer { server.stop() }
+        let network = URLSessionNetwork(configuration: .init(baseURL: server.baseURL))
+        defer { network.invalidate() }
+        var received: [String] = []
+        for try await event in network.serverSentEvents(Feed(), reconnection: .init(delay: .milliseconds(10))) {
+            received.append(event.data)
+            if received.count == 3 { break }
+        }
+        #expect(received == ["first", "second", "third"])
+        #expect(server.requests.map { $0.header("Last-Event-ID") } == [nil, "1"])
+    }
+
+    @Test("a response that is not an event stream fails with unacceptableContentType")
+    func wrongContentType() async throws {
+        let server = try LoopbackHTTPServer { _ in
+            .response(status: 200, headers: ["Content-Type": "text/html"], body: Data("<html></html>".utf8))
+        }
+        defer { server.stop() }
+        let network = URLSessionNetwork(configuration: .init(baseURL: server.baseURL))
+        defer { network.invalidate() }
+        let error = await networkError {
+            for try await _ in network.serverSentEvents(Feed(), reconnection: .init(delay: .milliseconds(10))) {}
+        }
+        guard case .unacceptableContentType(let response)? = error else {
+            Issue.record("expected unacceptableContentType, got \(String(describing: error))")
+            return
+        }
+        #expect(response.statusCode == 200)
+        // Not worth reconnecting: the server answered, with something else.
+        #expect(server.requests.count == 1)
+    }
+
+    @Test("reconnection gives up after the failures in a row it allows, with the last error")
+    func givesUp() async throws {
+        // A port nothing listens on: every connection fails.
+        let server = try LoopbackHTTPServer { _ in .response(status: 200) }
+        let baseURL = server.baseURL
+        server.stop()
+        let network = URLSessionNetwork(configuration: .init(baseURL: baseURL))
+        defer { network.invalidate() }
+        let error = await networkError {
+            for try await _ in network.serverSentEvents(
+                Feed(), reconnection: .init(delay: .milliseconds(10), maximumConsecutiveFailures: 2))
+            {}
+        }
+        guard case .transport? = error else {
+            Issue.record("expected a transport error, got \(String(describing: error))")
+            return
+        }
+    }
+}

@@ -1,0 +1,139 @@
+import ECNetworking
+import Foundation
+import TestSupport
+import Testing
+
+// The "Streamed responses and downloads" and Server-Sent Events snippets of the
+// UploadsDownloadsAndStreams article, verbatim, run against a loopback server.
+
+struct CompletionRequest: Request {
+    typealias Response = Void
+    let prompt: String
+
+    func buildRequest(with baseURL: URL) -> NetworkRequest {
+        NetworkRequest(
+            method: .post, url: baseURL.appendingPathComponent("completions"), body: .json(["prompt": prompt]))
+    }
+}
+
+struct ReportRequest: Request {
+    typealias Response = Data
+    let year: Int
+
+    func buildRequest(with baseURL: URL) -> NetworkRequest {
+        NetworkRequest(url: baseURL.appendingPathComponent("reports/\(year)"))
+    }
+}
+
+struct PriceFeedRequest: Request {
+    typealias Response = Void
+
+    func buildRequest(with baseURL: URL) -> NetworkRequest {
+        NetworkRequest(url: baseURL.appendingPathComponent("prices"))
+    }
+}
+
+@Suite("Article: streamed responses, downloads, progress and events")
+struct ReadmeStreamingTests {
+    private static let report = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0) })
+
+    private static func server() throws -> LoopbackHTTPServer {
+        try LoopbackHTTPServer { request in
+            switch request.path {
+            case "/completions":
+                return .response(
+                    status: 200, headers: ["Content-Type": "application/x-ndjson"],
+                    body: Data("{\"token\":\"Hel\"}\n{\"token\":\"lo\"}\n".utf8))
+            case "/reports/2026":
+                return .response(status: 200, headers: ["Content-Type": "application/pdf"], body: report)
+            case "/photos":
+                return .response(status: 201)
+            case "/prices":
+                let events = "id: 1\ndata: 101.5\n\nid: 2\ndata: 101.7\n\nid: 3\ndata: 101.2\n\n"
+                return .response(status: 200, headers: ["Content-Type": "text/event-stream"], body: Data(events.utf8))
+            default:
+                return .response(status: 404)
+            }
+        }
+    }
+
+    @Test("a stream's lines arrive in order")
+    func lines() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let network = URLSessionNetwork(configuration: .init(baseURL: server.baseURL))
+        defer { network.invalidate() }
+
+        let stream = try await network.stream(CompletionRequest(prompt: "Hello"))
+        var tokens: [String] = []
+        for try await line in stream.lines {
+            tokens.append(line)
+        }
+
+        #expect(tokens == ["{\"token\":\"Hel\"}", "{\"token\":\"lo\"}"])
+    }
+
+    @Test("a download lands whole in its file, with the head")
+    func download() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let network = URLSessionNetwork(configuration: .init(baseURL: server.baseURL))
+        defer { network.invalidate() }
+        let reportURL = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString).pdf")
+        defer { try? FileManager.default.removeItem(at: reportURL) }
+
+        let file = try await network.download(ReportRequest(year: 2026), to: reportURL)
+        print(file.byteCount, file.response.headers["Content-Type"] ?? "")
+
+        #expect(try Data(contentsOf: reportURL) == Self.report)
+        #expect(file.byteCount == Int64(Self.report.count))
+        #expect(file.response.headers["Content-Type"] == "application/pdf")
+    }
+
+    @Test("upload progress reaches the photo's whole size, by closure and by sequence")
+    func progress() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let network = URLSessionNetwork(configuration: .init(baseURL: server.baseURL))
+        defer { network.invalidate() }
+        let photoURL = FileManager.default.temporaryDirectory.appendingPathComponent("photo-\(UUID().uuidString).jpg")
+        try Data(repeating: 0xFF, count: 200_000).write(to: photoURL)
+        defer { try? FileManager.default.removeItem(at: photoURL) }
+        let fractions = Log<Double>()
+
+        try await network.send(
+            UploadPhotoRequest(photo: photoURL, caption: "Sunset"),
+            progress: TransferProgressHandler { progress in
+                if progress.direction == .upload, let fraction = progress.fractionCompleted {
+                    fractions.append(fraction)
+                }
+            })
+        #expect(fractions.all.last == 1)
+
+        var sent: [Int64] = []
+        let (updates, handler) = TransferProgressHandler.makeStream()
+        async let upload: Void = network.send(UploadPhotoRequest(photo: photoURL, caption: "Sunset"), progress: handler)
+        for await progress in updates where progress.direction == .upload {
+            sent.append(progress.completedByteCount)
+        }
+        try await upload
+        #expect(sent.last ?? 0 > 200_000)
+    }
+
+    @Test("a subscription's events arrive in order")
+    func events() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let network = URLSessionNetwork(configuration: .init(baseURL: server.baseURL))
+        defer { network.invalidate() }
+
+        var prices: [String] = []
+        for try await event in network.serverSentEvents(PriceFeedRequest(), reconnection: ServerSentEventReconnection())
+        {
+            prices.append(event.data)
+            if prices.count == 3 { break }
+        }
+
+        #expect(prices == ["101.5", "101.7", "101.2"])
+    }
+}
