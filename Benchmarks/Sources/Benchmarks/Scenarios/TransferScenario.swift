@@ -1,0 +1,141 @@
+import Foundation
+
+/// Scenario `transfer`: issue 14's figures for large bodies. The in-process server generates the
+/// body as it sends it (1 GiB; 64 MiB with `--quick`), and
+///
+/// 1. each ``TransferMethod`` takes it once in a process of its own (``TransferProbe``), for the
+///    growth of that process's resident memory: the library's download to a file and its stream
+///    read to the end, over `URLSessionTransport` and `AsyncHTTPClientTransport`, and the raw
+///    downloads beside them for reference;
+/// 2. this process downloads it to a file in interleaved rounds, raw and through the library, over
+///    each transport, for the time the library adds.
+///
+/// Bars: resident growth ≤ 32 MiB for the library's download and stream, and the library's
+/// download time over the same transport's raw download ≤ 1.15.
+struct TransferScenario {
+    /// A 64 MiB body instead of 1 GiB.
+    var quick: Bool
+
+    /// The most a library transfer's resident memory may grow, in MiB.
+    private static let memoryBar = 32.0
+    /// The most a library download may take over the raw one, as a ratio of times.
+    private static let timeBar = 1.15
+
+    /// The body's length.
+    private var byteCount: Int { quick ? 64 * 1_048_576 : 1_073_741_824 }
+    /// The body's length in `RESULT` names.
+    private var sizeName: String { quick ? "64mib" : "1gib" }
+    /// The body's length for people.
+    private var sizeLabel: String { quick ? "64 MiB" : "1 GiB" }
+    /// Rounds of the timed downloads; 3, so the median ignores one disturbed round.
+    private let rounds = 3
+
+    /// The timed downloads: each transport's raw download, then the library's over it.
+    private static let timedPairs: [(raw: TransferMethod, library: TransferMethod)] = [
+        (.urlSessionRaw, .urlSessionDownload), (.asyncHTTPClientRaw, .asyncHTTPClientDownload),
+    ]
+
+    /// Starts the server, measures, and stops the server whatever happens.
+    func run() async throws -> ScenarioOutcome {
+        let server = try await LoopbackServer.start()
+        do {
+            let outcome = try await measure(server.baseURL)
+            await server.stop()
+            return outcome
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
+
+    private func measure(_ baseURL: URL) async throws -> ScenarioOutcome {
+        var outcome = ScenarioOutcome(
+            title: "Transfer: a \(sizeLabel) body generated as it is sent (Hummingbird on 127.0.0.1)",
+            table: TextTable(header: ["figure", "client", "value", "bar"]))
+        for method in TransferMethod.allCases {
+            let figures = try await TransferProbe.measure(method, baseURL: baseURL, byteCount: byteCount)
+            record(figures, of: method, into: &outcome)
+        }
+        try await measureTime(baseURL, into: &outcome)
+        outcome.notes.append(
+            "Resident growth: each client in a fresh process, after a warm-up transfer of a quarter of the body "
+                + "(at most 16 MiB); the peak resident size (VmHWM, reset through /proc/self/clear_refs) during the "
+                + "transfer over the resident size before it; kept = resident after over before. The server runs "
+                + "in the scenario's process, so its buffers are not counted.")
+        outcome.notes.append(
+            "Download time: median over \(rounds) interleaved rounds of the library's time over the raw client's in "
+                + "the same round, same transport; CPU = the whole process (client and in-process server). Raw "
+                + "URLSession: a data task whose delegate (on the session's own queue) writes each chunk to a file; raw "
+                + "AsyncHTTPClient: the response body written buffer by buffer. Both write with write(2), as the "
+                + "library does; library clients: 2 actions, default configuration.")
+        return outcome
+    }
+
+    /// Adds a probe's row and its `RESULT` lines.
+    private func record(
+        _ figures: TransferProbe.Figures, of method: TransferMethod, into outcome: inout ScenarioOutcome
+    ) {
+        let speed = Format.number(Double(figures.byteCount) / 1_048_576 / figures.seconds)
+        guard let growth = figures.growthMebibytes, let retained = figures.retainedMebibytes else {
+            outcome.table.add("resident growth", method.label, "not measurable here (no /proc); \(speed) MiB/s", "")
+            return
+        }
+        let isMet = growth <= Self.memoryBar
+        outcome.table.add(
+            "resident growth, own process", method.label,
+            "\(Format.number(growth)) MiB peak, \(Format.number(retained)) MiB kept; \(speed) MiB/s",
+            method.isLibrary ? "≤ \(Format.integer(Self.memoryBar)) MiB: \(isMet ? "met" : "MISSED")" : "reference")
+        outcome.result("\(method.resultName)_\(sizeName)_rss_growth_mib", Format.number(growth))
+        if !figures.peakWasReset {
+            outcome.notes.append(
+                "\(method.label): the peak could not be reset, so its growth is measured from the peak since start-up.")
+        }
+    }
+
+    /// Downloads the body in interleaved rounds with each timed pair's clients and adds the ratios.
+    private func measureTime(_ baseURL: URL, into outcome: inout ScenarioOutcome) async throws {
+        let methods = Self.timedPairs.flatMap { [$0.raw, $0.library] }
+        let clients = methods.map { TransferClient($0, baseURL: baseURL) }
+        let samples: [[LoadSample]]
+        do {
+            for client in clients { try await client.warmUp(before: byteCount) }
+            samples = try await LoadRunner.interleaved(
+                clients.map { client in { try await client.run(byteCount: byteCount) } },
+                mode: LoadMode(key: "download", label: "one download", count: 1, concurrency: 1), rounds: rounds)
+        } catch {
+            for client in clients { await client.shutdown() }
+            throw error
+        }
+        for client in clients { await client.shutdown() }
+        for (index, pair) in Self.timedPairs.enumerated() {
+            record(
+                raw: samples[2 * index], of: pair.raw, library: samples[2 * index + 1], of: pair.library,
+                into: &outcome)
+        }
+    }
+
+    private func record(
+        raw: [LoadSample], of rawMethod: TransferMethod, library: [LoadSample], of libraryMethod: TransferMethod,
+        into outcome: inout ScenarioOutcome
+    ) {
+        let ratio = Statistics.median(zip(raw, library).map { $1.elapsed.nanoseconds / $0.elapsed.nanoseconds })
+        let cpuRatio = Statistics.median(zip(raw, library).map { $1.cpuNanoseconds / $0.cpuNanoseconds })
+        for (method, samples) in [(rawMethod, raw), (libraryMethod, library)] {
+            let seconds = Statistics.median(samples.map { $0.elapsed.nanoseconds / 1e9 })
+            let speed = Double(byteCount) / 1_048_576 / seconds
+            let cpuSeconds = Statistics.median(samples.map { $0.cpuNanoseconds / 1e9 })
+            let isRaw = method == rawMethod
+            outcome.table.add(
+                "download time (median of \(rounds))", method.label,
+                "\(Format.number(seconds, decimals: 2)) s (\(Format.integer(speed)) MiB/s), "
+                    + "CPU \(Format.number(cpuSeconds, decimals: 2)) s",
+                isRaw
+                    ? ""
+                    : "\(Format.number(ratio, decimals: 3))× raw (≤ \(Self.timeBar): \(ratio <= Self.timeBar ? "met" : "MISSED"))"
+            )
+            outcome.result("\(method.resultName)_mib_per_s", Format.number(speed))
+        }
+        outcome.result("\(libraryMethod.resultName)_throughput_ratio", Format.number(ratio, decimals: 3))
+        outcome.result("\(libraryMethod.resultName)_throughput_cpu_ratio", Format.number(cpuRatio, decimals: 3))
+    }
+}
