@@ -28,28 +28,28 @@ struct TransferClient: Sendable {
     init(_ method: TransferMethod, baseURL: URL) {
         self.method = method
         let headers = BenchmarkActions.headers(forActionCount: Self.actionCount)
-        switch method {
-        case .urlSessionRaw:
+        switch (method.kind, method.usesAsyncHTTPClient) {
+        case (.raw, false):
             let raw = RawURLSessionDownload(baseURL: baseURL, headers: headers)
             transfer = { try await raw.download(byteCount: $0, to: $1) }
             shutdownClients = {}
-        case .urlSessionDownload, .urlSessionStream:
-            let network = Self.withActions(
-                URLSessionNetwork(
-                    configuration: NetworkConfiguration(baseURL: baseURL), session: Self.urlSessionTransport))
-            transfer = Self.libraryTransfer(network, streams: method == .urlSessionStream)
-            shutdownClients = {}
-        case .asyncHTTPClientRaw:
+        case (.raw, true):
             let client = RawAsyncHTTPClient.makeClient(maximumConnectionsPerHost: Self.connectionsPerHost)
             let raw = RawAsyncHTTPClient(client: client, baseURL: baseURL, headers: headers)
             transfer = { try await raw.download(byteCount: $0, to: $1) }
             shutdownClients = { try? await client.shutdown() }
-        case .asyncHTTPClientDownload, .asyncHTTPClientStream:
+        case (_, false):
+            let network = Self.withActions(
+                URLSessionNetwork(
+                    configuration: NetworkConfiguration(baseURL: baseURL), session: Self.urlSessionTransport))
+            transfer = Self.libraryTransfer(network, kind: method.kind)
+            shutdownClients = {}
+        case (_, true):
             let transport = AsyncHTTPClientTransport(
                 configuration: .init(maximumConnectionsPerHost: Self.connectionsPerHost))
             let network = Self.withActions(
                 URLSessionNetwork(configuration: NetworkConfiguration(baseURL: baseURL), transport: transport))
-            transfer = Self.libraryTransfer(network, streams: method == .asyncHTTPClientStream)
+            transfer = Self.libraryTransfer(network, kind: method.kind)
             shutdownClients = { try? await transport.shutdown() }
         }
     }
@@ -61,7 +61,8 @@ struct TransferClient: Sendable {
             "ecnetworking-benchmark-\(UUID().uuidString).bin")
         defer { try? FileManager.default.removeItem(at: file) }
         let received = try await transfer(byteCount, file)
-        let stored = method.writesFile ? try Self.size(of: file) : received
+        let writesFile = [.raw, .download].contains(method.kind)
+        let stored = writesFile ? try Self.size(of: file) : received
         guard received == byteCount, stored == byteCount else {
             throw BenchmarkError.unexpectedByteCount(expected: byteCount, received: received, stored: stored)
         }
@@ -84,16 +85,22 @@ struct TransferClient: Sendable {
         return network
     }
 
-    /// The library's download to the file, or its stream read to the end with every chunk dropped.
+    /// The library's download to the file, or its stream read to the end (at the paced rate for
+    /// ``TransferMethod/Kind/pacedStream``) with every chunk dropped.
     private static func libraryTransfer(
-        _ network: URLSessionNetwork, streams: Bool
+        _ network: URLSessionNetwork, kind: TransferMethod.Kind
     ) -> @Sendable (Int, URL) async throws -> Int {
-        if streams {
+        guard kind == .download else {
             return { byteCount, _ in
                 let stream = try await network.stream(GeneratedBodyRequest(byteCount: byteCount))
                 guard stream.statusCode == 200 else { throw BenchmarkError.unexpectedStatus(stream.statusCode) }
+                let pace =
+                    kind == .pacedStream ? ReadingPace(bytesPerSecond: TransferMethod.Kind.pacedBytesPerSecond) : nil
                 var received = 0
-                for try await chunk in stream { received += chunk.count }
+                for try await chunk in stream {
+                    received += chunk.count
+                    try await pace?.wait(afterReading: received)
+                }
                 return received
             }
         }
