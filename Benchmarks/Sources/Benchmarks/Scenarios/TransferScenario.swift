@@ -25,8 +25,9 @@ struct TransferScenario {
     private var byteCount: Int { quick ? 64 * 1_048_576 : 1_073_741_824 }
     /// The body's length for a paced reader, which would take half a minute over 1 GiB.
     private var pacedByteCount: Int { min(byteCount, 64 * 1_048_576) }
-    /// Rounds of the timed downloads; 3, so the median ignores one disturbed round.
-    private let rounds = 3
+    /// Rounds of the timed downloads: odd, for a true median, and more than 3, since one 1 GiB
+    /// download is long enough for other work on the machine to come and go within it.
+    private let rounds = 5
     /// Processes per method for the resident growth, of which the worst counts: without
     /// backpressure the growth depends on how the threads happened to be scheduled.
     private var probeRounds: Int { quick ? 1 : 3 }
@@ -74,8 +75,8 @@ struct TransferScenario {
                 + "\(Self.size(pacedByteCount)) at \(TransferMethod.Kind.pacedBytesPerSecond / 1_048_576) MiB/s, slower than "
                 + "the wire: without backpressure their growth approaches the body's length.")
         outcome.notes.append(
-            "Download time: median over \(rounds) interleaved rounds of the library's time over the raw client's in "
-                + "the same round, same transport; CPU = the whole process (client and in-process server). Raw "
+            "Download time: median over \(rounds) rounds of the library's time over the raw client's in the same "
+                + "round, same transport, raw first in even rounds and the library first in odd ones; CPU = the whole process (client and in-process server). Raw "
                 + "URLSession: a data task whose delegate (on the session's own queue) writes each chunk to a file; raw "
                 + "AsyncHTTPClient: the response body written buffer by buffer. Both write with write(2), as the "
                 + "library does; library clients: 2 actions, default configuration.")
@@ -119,12 +120,22 @@ struct TransferScenario {
     private func measureTime(_ baseURL: URL, into outcome: inout ScenarioOutcome) async throws {
         let methods = Self.timedPairs.flatMap { [$0.raw, $0.library] }
         let clients = methods.map { TransferClient($0, baseURL: baseURL) }
-        let samples: [[LoadSample]]
+        var samples = Array(repeating: [LoadSample](), count: clients.count)
         do {
             for client in clients { try await client.warmUp(before: byteCount) }
-            samples = try await LoadRunner.interleaved(
-                clients.map { client in { try await client.run(byteCount: byteCount) } },
-                mode: LoadMode(key: "download", label: "one download", count: 1, concurrency: 1), rounds: rounds)
+            for round in 0..<rounds {
+                for pair in stride(from: 0, to: clients.count, by: 2) {
+                    // Raw first in even rounds, the library first in odd ones: whichever runs second
+                    // meets the page cache and the disk's write-back the first one left behind.
+                    for index in round.isMultiple(of: 2) ? [pair, pair + 1] : [pair + 1, pair] {
+                        let client = clients[index]
+                        samples[index].append(
+                            try await LoadRunner.run(count: 1, concurrency: 1) {
+                                try await client.run(byteCount: byteCount)
+                            })
+                    }
+                }
+            }
         } catch {
             for client in clients { await client.shutdown() }
             throw error
@@ -141,7 +152,8 @@ struct TransferScenario {
         raw: [LoadSample], of rawMethod: TransferMethod, library: [LoadSample], of libraryMethod: TransferMethod,
         into outcome: inout ScenarioOutcome
     ) {
-        let ratio = Statistics.median(zip(raw, library).map { $1.elapsed.nanoseconds / $0.elapsed.nanoseconds })
+        let ratios = zip(raw, library).map { $1.elapsed.nanoseconds / $0.elapsed.nanoseconds }
+        let ratio = Statistics.median(ratios)
         let cpuRatio = Statistics.median(zip(raw, library).map { $1.cpuNanoseconds / $0.cpuNanoseconds })
         for (method, samples) in [(rawMethod, raw), (libraryMethod, library)] {
             let seconds = Statistics.median(samples.map { $0.elapsed.nanoseconds / 1e9 })
@@ -154,7 +166,8 @@ struct TransferScenario {
                     + "CPU \(Format.number(cpuSeconds, decimals: 2)) s",
                 isRaw
                     ? ""
-                    : "\(Format.number(ratio, decimals: 3))× raw (≤ \(Self.timeBar): \(ratio <= Self.timeBar ? "met" : "MISSED"))"
+                    : "\(Format.number(ratio, decimals: 3))× raw (≤ \(Self.timeBar): \(ratio <= Self.timeBar ? "met" : "MISSED")); "
+                        + "rounds \(ratios.map { Format.number($0, decimals: 2) }.joined(separator: ", "))"
             )
             outcome.result("\(method.resultName)_mib_per_s", Format.number(speed))
         }
