@@ -27,8 +27,8 @@ enum TransferMethod: String, CaseIterable, Codable, Sendable {
         /// Reads the library's stream to the end, dropping every chunk.
         case stream
         /// Reads the library's stream no faster than ``pacedBytesPerSecond``, as a reader that
-        /// does real work with each chunk: the wire is faster, so only backpressure keeps the
-        /// unread bytes from piling up.
+        /// does real work with each chunk: the wire is faster, so only backpressure (or bytes
+        /// set aside on disk) keeps the unread ones out of memory.
         case pacedStream
 
         /// The paced reader's rate: 32 MiB/s, a tenth of what URLSession reaches on loopback here.

@@ -73,7 +73,8 @@ struct TransferScenario {
                 + "transfer over the resident size before it; kept = resident after over before. The server runs "
                 + "in the scenario's process, so its buffers are not counted. The paced readers (no bar) take "
                 + "\(Self.size(pacedByteCount)) at \(TransferMethod.Kind.pacedBytesPerSecond / 1_048_576) MiB/s, slower than "
-                + "the wire: without backpressure their growth approaches the body's length.")
+                + "the wire: when nothing bounds what the reader has not taken, their growth approaches the body's length."
+        )
         outcome.notes.append(
             "Download time: median over \(rounds) rounds of the library's time over the raw client's in the same "
                 + "round, same transport, raw first in even rounds and the library first in odd ones; CPU = the whole process (client and in-process server). Raw "
