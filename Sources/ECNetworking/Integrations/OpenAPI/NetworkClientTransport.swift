@@ -24,8 +24,13 @@
     /// into memory first, so that a retry or a 307/308 redirect can send it again. A larger one, or
     /// one of unknown length, streams to the wire as it is produced (``RequestBody/stream(_:length:contentType:)``),
     /// never held whole; it cannot be sent twice, so a retry of it fails with
-    /// ``NetworkError/bodyNotReplayable(response:lastError:)``. A response body arrives whole,
-    /// within ``NetworkConfiguration/maximumResponseSize``: the network's sends return whole bodies.
+    /// ``NetworkError/bodyNotReplayable(response:lastError:)``.
+    ///
+    /// A successful response's body streams to the generated client as it arrives (a streamed send,
+    /// see ``ResponseStream``): an `HTTPBody` read once, within
+    /// ``NetworkConfiguration/maximumResponseSize`` and ``NetworkConfiguration/streamIdleTimeout``,
+    /// so an event stream or a large download never sits whole in memory. A failing status's body
+    /// arrives whole, as the network reads it for the error.
     public struct NetworkClientTransport: ClientTransport {
         /// The network every operation is sent through.
         public let network: any Network
@@ -62,14 +67,14 @@
                     networkRequest.body = try await requestBody(body)
                 }
                 networkRequest.customProperties[OpenAPIOperationID.self] = operationID
-                let response: NetworkResponse
                 do {
-                    response = try await network.send(networkRequest, priority: priority)
+                    // Streamed, so a large or endless body reaches the generated client as it arrives.
+                    let stream = try await network.stream(networkRequest, priority: priority, progress: nil)
+                    return (HTTPResponse(stream.response), HTTPBody.streaming(stream))
                 } catch let error as NetworkError {
                     guard let answered = error.answeredResponse else { throw error }
-                    response = answered
+                    return (HTTPResponse(answered), HTTPBody(answered.body))
                 }
-                return (HTTPResponse(response), HTTPBody(response.body))
             } catch {
                 throw ClientError.redacted(
                     wrapping: NetworkError.normalize(error), request: request, baseURL: baseURL,
@@ -93,6 +98,19 @@
                 case .unknown: nil
                 }
             return .stream(body.map { @Sendable chunk in Data(chunk) }, length: length, contentType: nil)
+        }
+    }
+
+    extension HTTPBody {
+        /// `stream` as a body the generated client reads once, as it arrives; its length is the
+        /// `Content-Length` when the body is not compressed (the transports decompress it).
+        fileprivate static func streaming(_ stream: ResponseStream) -> HTTPBody {
+            let headers = stream.headers
+            let isCompressed =
+                headers["Content-Encoding"].map { !$0.isEmpty && $0.lowercased() != "identity" } ?? false
+            let length: Int64? = isCompressed ? nil : headers["Content-Length"].flatMap { Int64($0) }
+            let chunks = stream.map { @Sendable chunk in ArraySlice(chunk) }
+            return HTTPBody(chunks, length: length.map { .known($0) } ?? .unknown, iterationBehavior: .single)
         }
     }
 
