@@ -24,7 +24,14 @@ enum Benchmarks {
         let exitCode = Mutex<Int32>(1)
         let finished = DispatchSemaphore(value: 0)
         Task.detached {
-            let code = options.child ? await runChild(options) : await runAll(options)
+            let code =
+                if let probe = options.probe {
+                    await runProbe(probe)
+                } else if options.child {
+                    await runChild(options)
+                } else {
+                    await runAll(options)
+                }
             exitCode.withLock { $0 = code }
             finished.signal()
         }
@@ -92,6 +99,17 @@ enum Benchmarks {
         }
     }
 
+    /// Measures one transfer for the scenario that started this process and hands the figures back.
+    private static func runProbe(_ probe: TransferProbe) async -> Int32 {
+        do {
+            try await probe.runAndHand()
+            return 0
+        } catch {
+            log("\(probe.method.rawValue) failed: \(error)")
+            return 1
+        }
+    }
+
     /// Runs one scenario on the global executor, as an app's background work would.
     private static func run(_ scenario: Options.Scenario, options: Options) async throws -> ScenarioOutcome {
         switch scenario {
@@ -101,6 +119,7 @@ enum Benchmarks {
         case .logging: try await LoggingScenario(quick: options.quick).run()
         case .ahc: try await AsyncHTTPClientScenario(quick: options.quick).run()
         case .instructions: try await InstructionCountScenario(quick: options.quick).run()
+        case .transfer: try await TransferScenario(quick: options.quick).run()
         case .profileLibrary:
             try await ProfileScenario(
                 library: true, iterations: options.iterations, actionCount: options.actionCount,

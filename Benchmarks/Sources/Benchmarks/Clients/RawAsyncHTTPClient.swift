@@ -30,14 +30,41 @@ struct RawAsyncHTTPClient: Sendable {
 
     /// Sends `GET users` and decodes the list.
     func listUsers() async throws -> [User] {
-        var request = HTTPClientRequest(url: baseURL.appendingPathComponent(UsersFixture.path).absoluteString)
+        let response = try await get(baseURL.appendingPathComponent(UsersFixture.path))
+        let body = try await response.body.collect(upTo: 1 << 20)
+        return try decoder.decode([User].self, from: Data(body.readableBytesView))
+    }
+
+    /// Downloads a generated body of `byteCount` bytes into `destination`, writing each buffer as
+    /// it arrives (async-http-client reads no further ahead than this loop), and returns the
+    /// number of bytes written.
+    func download(byteCount: Int, to destination: URL) async throws -> Int {
+        let response = try await get(GeneratedBody.url(byteCount: byteCount, baseURL: baseURL))
+        let file = try OutputFile(creating: destination)
+        var written = 0
+        do {
+            for try await buffer in response.body {
+                try buffer.withUnsafeReadableBytes { try file.append($0) }
+                written += buffer.readableBytes
+            }
+        } catch {
+            try? file.finish()
+            throw error
+        }
+        try file.finish()
+        return written
+    }
+
+    /// Sends `GET url` with the headers and returns the response once its head has arrived with
+    /// status 200. The deadline covers the head only, as in the library's transport.
+    private func get(_ url: URL) async throws -> HTTPClientResponse {
+        var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .GET
         for header in headers { request.headers.add(name: header.name, value: header.value) }
         // The library sends one when the request has none; so does this, to send the same bytes.
         request.headers.add(name: "User-Agent", value: "ECNetworking")
         let response = try await client.execute(request, deadline: .now() + .seconds(60))
         guard response.status == .ok else { throw BenchmarkError.unexpectedStatus(Int(response.status.code)) }
-        let body = try await response.body.collect(upTo: 1 << 20)
-        return try decoder.decode([User].self, from: Data(body.readableBytesView))
+        return response
     }
 }

@@ -4,7 +4,8 @@ import Logging
 import NIOCore
 import ServiceLifecycle
 
-/// A Hummingbird server on 127.0.0.1 serving the users list at `GET /users`, in this process.
+/// A Hummingbird server on 127.0.0.1 serving the users list at `GET /users` and a body of any
+/// length made on the fly at `GET /bytes/{count}` (see ``GeneratedBody``), in this process.
 ///
 /// The body is encoded once into a `ByteBuffer` and handed out as is, so the server does as little
 /// as it can per request: what is left is the floor both clients share.
@@ -36,6 +37,7 @@ final class LoopbackServer: Sendable {
                 body: ResponseBody(byteBuffer: body)
             )
         }
+        GeneratedBody.addRoute(to: router)
 
         let (boundPorts, boundPort) = AsyncStream.makeStream(of: Int?.self)
         let application = Application(

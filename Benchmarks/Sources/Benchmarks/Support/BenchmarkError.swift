@@ -2,6 +2,8 @@
 enum BenchmarkError: Error, CustomStringConvertible {
     /// A response decoded to a list of the wrong length.
     case unexpectedBody(count: Int)
+    /// A transfer took another number of bytes than it asked for, or left another number on disk.
+    case unexpectedByteCount(expected: Int, received: Int, stored: Int)
     /// A response had a status other than 200.
     case unexpectedStatus(Int?)
     /// The session answered with neither a response nor an error.
@@ -17,6 +19,8 @@ enum BenchmarkError: Error, CustomStringConvertible {
     var description: String {
         switch self {
         case .unexpectedBody(let count): "decoded \(count) users instead of \(UsersFixture.users.count)"
+        case .unexpectedByteCount(let expected, let received, let stored):
+            "a transfer of \(expected) bytes received \(received) and stored \(stored)"
         case .unexpectedStatus(let status): "unexpected HTTP status \(status.map(String.init) ?? "none")"
         case .missingResponse: "the session answered without a response"
         case .serverDidNotStart: "the loopback server did not start"

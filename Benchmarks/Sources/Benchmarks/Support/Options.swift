@@ -1,5 +1,8 @@
+import Foundation
+
 /// The command line: `Benchmarks [--quick] [--only NAME[,NAME…]] [--iterations N] [--actions K]
-/// [--no-coalescing] [--no-timeout] [--logging] [--via-tasks] [--in-process]`.
+/// [--no-coalescing] [--no-timeout] [--logging] [--via-tasks] [--in-process]`, and for the process
+/// of one transfer measurement, `--probe METHOD --url URL --bytes N`.
 ///
 /// Hand-parsed, so the package needs no argument-parsing dependency for four flags.
 struct Options: Sendable {
@@ -10,6 +13,9 @@ struct Options: Sendable {
         case ahc
         /// Instructions per send, counted by callgrind over the two profiling loops.
         case instructions
+        /// A 1 GiB body downloaded to a file and read as a stream: resident memory, each in a
+        /// process of its own, and time against the raw clients.
+        case transfer
         /// Only the library's send loop through the in-memory session, for `valgrind --tool=callgrind`.
         case profileLibrary = "profile-library"
         /// Only the hand-written loop, to subtract from ``profileLibrary`` under callgrind.
@@ -42,10 +48,16 @@ struct Options: Sendable {
     /// Set by the parent when it starts a scenario in a process of its own (``ScenarioProcess``):
     /// run that one scenario and print its outcome as JSON.
     var child = false
+    /// Set by the transfer scenario when it starts a process for one measurement (see
+    /// ``TransferProbe``): the method, the server's address and the body's length.
+    var probe: TransferProbe?
 
     /// Reads the options from `arguments` (without the program name).
     init(arguments: [String]) throws {
         var remaining = arguments[...]
+        var probeMethod: TransferMethod?
+        var probeURL: URL?
+        var probeByteCount: Int?
         while let argument = remaining.popFirst() {
             switch argument {
             case "--quick":
@@ -74,9 +86,24 @@ struct Options: Sendable {
                 inProcess = true
             case "--child":
                 child = true
+            case "--probe":
+                guard let name = remaining.popFirst() else { throw OptionsError.missingValue(argument) }
+                guard let method = TransferMethod(rawValue: name) else { throw OptionsError.unknownArgument(name) }
+                probeMethod = method
+            case "--url":
+                guard let text = remaining.popFirst(), let url = URL(string: text) else {
+                    throw OptionsError.missingValue(argument)
+                }
+                probeURL = url
+            case "--bytes":
+                probeByteCount = try Self.number(after: argument, in: &remaining)
             default:
                 throw OptionsError.unknownArgument(argument)
             }
+        }
+        if let probeMethod {
+            guard let probeURL, let probeByteCount else { throw OptionsError.missingValue("--probe") }
+            probe = TransferProbe(method: probeMethod, baseURL: probeURL, byteCount: probeByteCount)
         }
     }
 
