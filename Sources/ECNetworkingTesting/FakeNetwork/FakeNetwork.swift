@@ -167,16 +167,10 @@ public final class FakeNetwork: Network {
         )
     }
 
-    /// Decodes a raw response as the request does, wrapping a failure the way
-    /// `URLSessionNetwork` does.
+    /// Checks a raw response's content type and decodes it as `URLSessionNetwork` does, with
+    /// this fake's configuration.
     func decode<R: Request>(_ request: R, from response: NetworkResponse) throws -> R.Response {
-        do {
-            return try request.response(from: response, with: decoder)
-        } catch let error as NetworkError {
-            throw error
-        } catch {
-            throw NetworkError.decodingFailed(error, response: response)
-        }
+        try request.decodedResponse(from: response, configuration: configuration)
     }
 
     /// Records `request`, then answers from the raw stub added with `stubNetworkRequests`, or

@@ -66,6 +66,26 @@ struct FakeNetworkStubTests {
         #expect(try await fake.send(ShelfRequest()) == Shelf(bookCount: 3))
     }
 
+    @Test("a raw response of the wrong content type fails as the real network's would, before decoding")
+    func rawResponseContentTypeChecked() async throws {
+        let fake = FakeNetwork()
+        let body = Data(#"[{"id":1,"title":"Dune"}]"#.utf8)
+        fake.stub(
+            ListBooksRequest.self,
+            response: NetworkResponse(statusCode: 200, headers: ["Content-Type": "text/html"], body: body))
+        let error = try await #require(throws: NetworkError.self) { try await fake.send(ListBooksRequest()) }
+        guard case .unacceptableContentType(let response) = error else {
+            Issue.record("expected unacceptableContentType, got \(error)")
+            return
+        }
+        #expect(response.headers["Content-Type"] == "text/html")
+        fake.stub(
+            ListBooksRequest.self,
+            response: NetworkResponse(
+                statusCode: 200, headers: ["Content-Type": "application/json; charset=utf-8"], body: body))
+        #expect(try await fake.send(ListBooksRequest()).count == 1)
+    }
+
     @Test("a raw 404 fails with unacceptableStatusCode carrying the body")
     func rawNotFound() async throws {
         struct APIError: Decodable, Equatable { let message: String }
