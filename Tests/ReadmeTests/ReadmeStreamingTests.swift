@@ -128,8 +128,8 @@ struct ReadmeStreamingTests {
         defer { network.invalidate() }
 
         var prices: [String] = []
-        for try await event in network.serverSentEvents(PriceFeedRequest(), reconnection: ServerSentEventReconnection())
-        {
+        let feed = network.serverSentEvents(PriceFeedRequest(), reconnection: ServerSentEventReconnection())
+        for try await event in feed {
             prices.append(event.data)
             if prices.count == 3 { break }
         }

@@ -33,7 +33,8 @@ extension Network {
     /// (servers send a comment line now and then to keep a quiet stream alive). A response that is
     /// not `text/event-stream` fails with ``NetworkError/unacceptableContentType(_:)``.
     ///
-    /// Without `reconnection` the sequence ends when the server ends the stream. With it, a
+    /// Without `reconnection` the sequence ends when the server ends the stream. A 204 No Content
+    /// ends it too, and no reconnection follows, as the standard says. With `reconnection`, a
     /// stream that ends or breaks is opened again after the delay (the server's `retry`, once it
     /// sent one), with `Last-Event-ID` set to the last event's ID, so the server can resume where
     /// it left off; a failing status, an action's error or cancellation still end the sequence.
@@ -76,6 +77,8 @@ private struct ServerSentEventSubscription<Base: Request> {
             do {
                 let stream = try await network.stream(
                     EventStreamRequest(base: request, lastEventID: lastEventID), priority: priority, progress: nil)
+                // The standard's way for a server to say "stop reconnecting".
+                if stream.statusCode == 204 { return }
                 try Self.checkContentType(of: stream.response)
                 for try await event in stream.serverSentEvents() {
                     sawEvent = true

@@ -159,7 +159,8 @@ final class BodyRelay: DeadlineTarget, Sendable {
             }
             end(with: .success(()))
         } catch {
-            end(with: .failure(NetworkError.normalize(error)))
+            // The consumer reads what arrived before the transport failed, then the error.
+            end(with: .failure(NetworkError.normalize(error)), keepingUnreadBytes: true)
         }
     }
 
@@ -221,7 +222,8 @@ final class BodyRelay: DeadlineTarget, Sendable {
         stop(with: NetworkError.timedOut(after: idleTimeout))
     }
 
-    private func end(with outcome: Result<Void, any Error>) {
+    /// Ends the relay; a failure releases the bytes not yet read unless `keepingUnreadBytes`.
+    private func end(with outcome: Result<Void, any Error>, keepingUnreadBytes: Bool = false) {
         let ending = state.withLock { state in
             guard state.ending == nil else { return nil as Ending? }
             state.ending = outcome
@@ -233,7 +235,7 @@ final class BodyRelay: DeadlineTarget, Sendable {
             state.reader = nil
             state.idleDeadline = nil
             state.endHandlers = []
-            if case .failure = outcome {
+            if case .failure = outcome, !keepingUnreadBytes {
                 // Bytes nobody will read are released at once.
                 state.chunks = []
                 state.nextChunk = 0

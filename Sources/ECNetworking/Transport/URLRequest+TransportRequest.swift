@@ -34,9 +34,16 @@ extension URLRequest {
                     reason: "the body file \"\(url.lastPathComponent)\" could not be read")
             }
             httpBodyStream = stream
-            if let length = request.body?.length, value(forHTTPHeaderField: "Content-Length") == nil {
-                setValue(String(length), forHTTPHeaderField: "Content-Length")
-            }
+            #if canImport(FoundationNetworking)
+                // FoundationNetworking sends any body read from a stream chunked, whatever the
+                // headers say; with a Content-Length beside it the request would be malformed
+                // (RFC 9112 §6.1), and servers such as SwiftNIO's refuse it.
+                setValue(nil, forHTTPHeaderField: "Content-Length")
+            #else
+                if let length = request.body?.length, value(forHTTPHeaderField: "Content-Length") == nil {
+                    setValue(String(length), forHTTPHeaderField: "Content-Length")
+                }
+            #endif
         }
         if let cachePolicy = request.cachePolicy {
             self.cachePolicy = cachePolicy

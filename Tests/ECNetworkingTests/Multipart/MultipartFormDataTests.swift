@@ -58,8 +58,13 @@ struct MultipartFormDataTests {
         let sent = try #require(session.recordedRequests.first)
         #expect(sent.httpBody == expectedBody(file: contents, fileName: "beach.jpg"))
         if memoryThreshold == 0 {
-            // Sent from disk, like any file body, so its length went out as Content-Length.
-            #expect(sent.value(forHTTPHeaderField: "Content-Length") == String(sent.httpBody?.count ?? -1))
+            // Sent from disk, like any file body: with its length as Content-Length, except on
+            // Linux, where FoundationNetworking sends a body read from a stream chunked.
+            #if canImport(FoundationNetworking)
+                #expect(sent.value(forHTTPHeaderField: "Content-Length") == nil)
+            #else
+                #expect(sent.value(forHTTPHeaderField: "Content-Length") == String(sent.httpBody?.count ?? -1))
+            #endif
         }
     }
 

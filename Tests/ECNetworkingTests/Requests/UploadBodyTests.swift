@@ -43,7 +43,7 @@ func chunkStream(_ chunks: [Data]) -> AsyncStream<Data> {
 struct UploadBodyTests {
     private let url = testBaseURL.appendingPathComponent("uploads")
 
-    @Test("a file body is sent from disk with its size as Content-Length and its content type")
+    @Test("a file body is sent from disk with its size as Content-Length (chunked on Linux) and its content type")
     func fileBody() async throws {
         let contents = Data((0..<200_000).map { UInt8($0 % 251) })
         let file = try makeTemporaryFile(contents)
@@ -55,7 +55,13 @@ struct UploadBodyTests {
 
         let sent = try #require(session.recordedRequests.first)
         #expect(sent.httpBody == contents)
-        #expect(sent.value(forHTTPHeaderField: "Content-Length") == "200000")
+        // FoundationNetworking sends a body read from a stream chunked: a Content-Length beside
+        // that would make the request malformed.
+        #if canImport(FoundationNetworking)
+            #expect(sent.value(forHTTPHeaderField: "Content-Length") == nil)
+        #else
+            #expect(sent.value(forHTTPHeaderField: "Content-Length") == "200000")
+        #endif
         #expect(sent.value(forHTTPHeaderField: "Content-Type") == "image/png")
     }
 

@@ -127,12 +127,13 @@ struct ResponseStreamTests {
                 statusCode: 200,
                 body: ByteStream(next: {
                     guard let next = chunks.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { return nil }
-                    if next == "second\n" { try await Task.sleep(for: .milliseconds(600)) }
+                    if next == "second\n" { try await Task.sleep(for: .milliseconds(2_500)) }
                     return Data(next.utf8)
                 }))
         }
         var configuration = NetworkConfiguration(baseURL: URL(string: "https://api.example.com")!)
-        configuration.timeout = .milliseconds(200)
+        // Long enough for the head on a loaded machine, shorter than the gap before the second line.
+        configuration.timeout = .seconds(1)
         let network = URLSessionNetwork(configuration: configuration, transport: transport)
         let stream = try await network.stream(NetworkRequest(url: URL(string: "https://api.example.com/tokens")!))
         var lines: [String] = []
@@ -187,6 +188,22 @@ struct ResponseStreamTests {
             network.cancelAll()
             let error = await reader.value
             #expect(error?.isCancellation == true, "got \(String(describing: error))")
+        }
+    }
+
+    @Test("bytes that arrived before the connection broke are read before the error", arguments: TransportKind.allCases)
+    func bytesBeforeABreak(_ kind: TransportKind) async throws {
+        let head = "HTTP/1.1 200 OK\r\nContent-Length: 200000\r\nConnection: close\r\n\r\n"
+        let server = try LoopbackHTTPServer { _ in .raw(Data(head.utf8) + Data(repeating: 0x61, count: 100_000)) }
+        defer { server.stop() }
+        try await kind.withNetwork(baseURL: server.baseURL) { network in
+            let stream = try await network.stream(request("cut", on: server))
+            // The break arrives before the reader starts.
+            try await Task.sleep(for: .milliseconds(500))
+            var received = 0
+            let error = await networkError { for try await chunk in stream { received += chunk.count } }
+            #expect(received == 100_000)
+            #expect(error?.transportCode == .networkConnectionLost, "got \(String(describing: error))")
         }
     }
 

@@ -80,6 +80,20 @@ struct ServerSentEventSubscriptionTests {
         #expect(server.requests.map { $0.header("Last-Event-ID") } == [nil, "1"])
     }
 
+    @Test("a 204 ends the subscription cleanly, with no reconnection")
+    func noContentStops() async throws {
+        let server = try LoopbackHTTPServer { _ in .response(status: 204) }
+        defer { server.stop() }
+        let network = URLSessionNetwork(configuration: .init(baseURL: server.baseURL))
+        defer { network.invalidate() }
+        var received = 0
+        for try await _ in network.serverSentEvents(Feed(), reconnection: .init(delay: .milliseconds(10))) {
+            received += 1
+        }
+        #expect(received == 0)
+        #expect(server.requests.count == 1)
+    }
+
     @Test("a response that is not an event stream fails with unacceptableContentType")
     func wrongContentType() async throws {
         let server = try LoopbackHTTPServer { _ in

@@ -289,7 +289,8 @@ final class URLSessionExchange: SessionTask {
             receive(response)
         }
         let outcome: Result<Void, any Error> = error.map { .failure($0) } ?? .success(())
-        guard let waiters = end(with: outcome) else { return }
+        // A transfer that broke still hands over what arrived before the break, then the error.
+        guard let waiters = end(with: outcome, keepingUnreadBytes: true) else { return }
         switch outcome {
         case .success: waiters.finish()
         case .failure(let error): waiters.resume(with: error)
@@ -343,8 +344,9 @@ final class URLSessionExchange: SessionTask {
     }
 
     /// Records the ending, unless there is one already; returns whom to tell, or `nil` when the
-    /// exchange had ended before.
-    private func end(with outcome: Result<Void, any Error>) -> Waiters? {
+    /// exchange had ended before. A failure releases the bytes not yet read unless
+    /// `keepingUnreadBytes`, when the reader gets them before the error.
+    private func end(with outcome: Result<Void, any Error>, keepingUnreadBytes: Bool = false) -> Waiters? {
         state.withLock { state -> Waiters? in
             guard state.ending == nil else { return nil }
             state.ending = outcome
@@ -358,7 +360,7 @@ final class URLSessionExchange: SessionTask {
                 state.bufferedBytes = 0
                 return waiters
             }
-            if case .failure = outcome {
+            if case .failure = outcome, !keepingUnreadBytes {
                 // Bytes nobody will read are released at once.
                 state.chunks = []
                 state.nextChunk = 0
