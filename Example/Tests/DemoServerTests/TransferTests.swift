@@ -2,12 +2,12 @@ import DemoServer
 import Foundation
 import Testing
 
-@Suite("GET /big and POST /upload")
+@Suite("GET /files/large and POST /upload")
 struct TransferTests {
-    @Test func bigReturnsExactlyTheRequestedBytes() async throws {
+    @Test func largeFileReturnsExactlyTheRequestedBytes() async throws {
         try await withDemoServer { _, client in
             let byteCount = 1_000_003
-            let response = try await client.get("/big?bytes=\(byteCount)")
+            let response = try await client.get("/files/large?bytes=\(byteCount)")
 
             #expect(response.status == 200)
             #expect(response.header("Content-Type") == "application/octet-stream")
@@ -17,12 +17,24 @@ struct TransferTests {
         }
     }
 
-    @Test func bigWithZeroBytesIsEmpty() async throws {
+    @Test func largeFileWithZeroBytesIsEmpty() async throws {
         try await withDemoServer { _, client in
-            let response = try await client.get("/big?bytes=0")
+            let response = try await client.get("/files/large?bytes=0")
 
             #expect(response.status == 200)
             #expect(response.body.isEmpty)
+        }
+    }
+
+    @Test func largeFileWithFailAfterDropsTheConnectionShortOfItsLength() async throws {
+        try await withDemoServer { _, client in
+            // The head announced 2 MB and only 1 MB came: URLSession reports the connection lost.
+            await #expect(throws: URLError.self) {
+                try await client.get("/files/large?bytes=2000000&failAfter=1000000")
+            }
+            // Only a point inside the body makes sense.
+            let outside = try await client.get("/files/large?bytes=100&failAfter=100")
+            #expect(outside.status == 400)
         }
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 extension Data {
-    /// `count` bytes where byte `i` is `i % 256`, the pattern `GET /big` sends.
+    /// `count` bytes where byte `i` is `i % 256`, the pattern `GET /files/large` sends.
     ///
     /// Built by copying one 256-byte block rather than byte by byte: tests share the cooperative thread pool with
     /// the server, and a slow loop here (especially under the thread sanitizer) would starve its handlers.

@@ -1,0 +1,13 @@
+/// One line of `GET /stream/tokens`: a word of the answer, as a language model streams its tokens.
+public struct StreamToken: Codable, Sendable, Equatable {
+    /// The token's position, from 0.
+    public var index: Int
+    /// The text of the token.
+    public var token: String
+
+    /// Creates a token.
+    public init(index: Int, token: String) {
+        self.index = index
+        self.token = token
+    }
+}
