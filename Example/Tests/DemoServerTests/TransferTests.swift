@@ -13,7 +13,7 @@ struct TransferTests {
             #expect(response.header("Content-Type") == "application/octet-stream")
             #expect(response.header("Content-Length") == "\(byteCount)")
             #expect(response.body.count == byteCount)
-            #expect(response.body == Data.pattern(count: byteCount))
+            #expect(response.body == LargeFileContent.prefix(byteCount))
         }
     }
 
@@ -40,7 +40,7 @@ struct TransferTests {
 
     @Test func uploadCountsFiveMegabytes() async throws {
         try await withDemoServer { _, client in
-            let body = Data.pattern(count: 5 * 1_024 * 1_024)
+            let body = LargeFileContent.prefix(5 * 1_024 * 1_024)
             let response = try await client.send(
                 "POST",
                 "/upload",
@@ -55,7 +55,7 @@ struct TransferTests {
 
     @Test func uploadEchoSendsTheBodyBack() async throws {
         try await withDemoServer { _, client in
-            let body = Data.pattern(count: 5 * 1_024 * 1_024 + 7)
+            let body = LargeFileContent.prefix(5 * 1_024 * 1_024 + 7)
             let response = try await client.send(
                 "POST",
                 "/upload?echo=1",

@@ -5,6 +5,11 @@ public struct StreamToken: Codable, Sendable, Equatable {
     /// The text of the token.
     public var token: String
 
+    /// The words `GET /stream/tokens` sends as its tokens, in order, over again when more are
+    /// asked for.
+    public static let words = "ECNetworking reads this answer line by line while the server is still writing it"
+        .split(separator: " ").map(String.init)
+
     /// Creates a token.
     public init(index: Int, token: String) {
         self.index = index

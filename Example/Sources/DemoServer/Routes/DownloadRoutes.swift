@@ -4,13 +4,13 @@ internal import NIOCore
 /// `GET /files/large?bytes=N`: a body of exactly N bytes with its `Content-Length`, generated in
 /// chunks as it is sent, so the server never holds it whole.
 ///
-/// Byte `i` of the body is `i % 256`, so a client can check that nothing was lost or reordered.
+/// The body is ``LargeFileContent``.
 /// `&failAfter=K` (K < N) announces the same length but drops the connection after K bytes: a
 /// server failing mid-body, for what a client leaves behind then.
 struct DownloadRoutes {
     static let chunkSize = 64 * 1_024
     /// One chunk of the pattern; its size is a multiple of 256, so consecutive chunks continue the pattern.
-    static let chunk = ByteBuffer(bytes: (0..<chunkSize).map { UInt8(truncatingIfNeeded: $0) })
+    static let chunk = ByteBuffer(bytes: LargeFileContent.prefix(chunkSize))
 
     func register(on router: Router<BasicRequestContext>) {
         router.get("files/large") { request, _ in

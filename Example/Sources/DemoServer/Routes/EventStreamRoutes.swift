@@ -8,8 +8,8 @@ internal import NIOCore
 /// lines, `tick 3` and `of 5`; the first event of each connection carries `retry: R` (from
 /// `&retryMs=R`, 1000 by default). A comment opens the stream and another keeps it alive halfway
 /// between events. A request with `Last-Event-ID: K` resumes at event K + 1; an ID the server
-/// did not send starts again at 1. `&dropAfter=K` closes the connection abruptly right after
-/// event K, on whichever connection sends it, so a client has something to reconnect after.
+/// did not send starts again at 1. `&dropAfter=K` closes the connection abruptly half an interval
+/// after event K, on whichever connection sends it, so a client has something to reconnect after.
 ///
 /// A client that goes away before the last event is recorded (``RequestRecorder/abandonedStreams``).
 struct EventStreamRoutes {
@@ -40,7 +40,11 @@ struct EventStreamRoutes {
                     event +=
                         "id: \(id)\nevent: \(id == count ? "done" : "tick")\ndata: tick \(id)\ndata: of \(count)\n\n"
                     try await writer.write(ByteBuffer(string: event))
-                    if id == dropAfter { throw DroppedConnection() }
+                    if id == dropAfter {
+                        // Half an interval later, while the stream is quiet, as a connection breaks.
+                        try await Task.sleep(for: .milliseconds(interval / 2))
+                        throw DroppedConnection()
+                    }
                 }
             }
             return Response(

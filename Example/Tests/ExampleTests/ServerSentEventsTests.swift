@@ -1,0 +1,106 @@
+import DemoClient
+import DemoServer
+import ECNetworking
+import Foundation
+import Testing
+
+@Suite("Server-Sent Events end to end", .timeLimit(.minutes(1)))
+struct ServerSentEventsTests {
+    private let clock = ContinuousClock()
+
+    @Test(
+        "events arrive as the server sends them, with ids, types, two-line data and the retry, and end with the stream")
+    func eventsArriveAndEnd() async throws {
+        try await withDemoServer { server in
+            let client = makeClient(for: server)
+            let request = TickEventsRequest(count: 3, intervalMilliseconds: 150, retryMilliseconds: 250)
+            let start = clock.now
+
+            var events: [ServerSentEvent] = []
+            var arrivals: [Duration] = []
+            for try await event in client.network.serverSentEvents(request) {
+                events.append(event)
+                arrivals.append(clock.now - start)
+            }
+
+            #expect(
+                events == [
+                    ServerSentEvent(id: "1", event: "tick", data: "tick 1\nof 3", retry: .milliseconds(250)),
+                    ServerSentEvent(id: "2", event: "tick", data: "tick 2\nof 3"),
+                    ServerSentEvent(id: "3", event: "done", data: "tick 3\nof 3"),
+                ])
+            // Two intervals between the first and the last: a body read at its end would deliver them at
+            // once. One is asked for, as a loaded machine may hold the first events back a while.
+            #expect(arrivals.count == 3 && arrivals[2] - arrivals[0] >= .milliseconds(150))
+            let recorded = await server.recorder.requests(path: "/events")
+            #expect(recorded.count == 1, "without reconnection, the end of the stream is the end")
+            // The subscription asks for an event stream, whatever the client's default Accept.
+            #expect(recorded.first?.headers.values(for: "Accept") == ["text/event-stream"])
+            #expect(recorded.first?.headers["Last-Event-ID"] == nil)
+        }
+    }
+
+    @Test("a dropped connection is reopened after the server's retry, with Last-Event-ID, and resumes without a gap")
+    func reconnectsWithLastEventID() async throws {
+        try await withDemoServer { server in
+            let stages = StageEventLog()
+            let client = makeClient(for: server, events: stages)
+            let request = TickEventsRequest(count: 5, intervalMilliseconds: 200, retryMilliseconds: 100, dropAfter: 2)
+            // Far longer than the server's retry, so a quick reconnection shows the retry was obeyed.
+            let reconnection = ServerSentEventReconnection(delay: .seconds(20), maximumConsecutiveFailures: 1)
+            let start = clock.now
+
+            var ids: [String] = []
+            for try await event in client.network.serverSentEvents(request, reconnection: reconnection) {
+                ids.append(event.id ?? "")
+                if event.event == "done" { break }
+            }
+
+            let elapsed = clock.now - start
+            let trace = stages.events.map { "\($0) at \(format($0.instant - start))" }
+            report("5 events over two connections in \(format(elapsed))")
+            #expect(ids == ["1", "2", "3", "4", "5"])
+            #expect(elapsed < .seconds(5), "the reconnection waited, not the server's 100 ms: \(trace)")
+            let recorded = await server.recorder.requests(path: "/events")
+            #expect(recorded.count == 2)
+            #expect(recorded.first?.headers["Last-Event-ID"] == nil)
+            #expect(recorded.last?.headers["Last-Event-ID"] == "2")
+        }
+    }
+
+    @Test("leaving the loop closes the connection: the server sees its client go")
+    func breakingOutClosesTheConnection() async throws {
+        try await withDemoServer { server in
+            let client = makeClient(for: server)
+            let request = TickEventsRequest(count: 200, intervalMilliseconds: 50)
+
+            for try await event in client.network.serverSentEvents(request) where event.id == "2" {
+                break
+            }
+
+            let noticed = try await eventually { await server.recorder.abandonedStreams == ["/events"] }
+            #expect(noticed, "the server went on sending events to nobody")
+        }
+    }
+
+    @Test("a response that is not an event stream fails with unacceptableContentType, and is not retried")
+    func wrongTypeIsRefused() async throws {
+        try await withDemoServer { server in
+            let client = makeClient(for: server)
+            let events = client.network.serverSentEvents(
+                MislabelledRequest(contentType: "application/json"),
+                reconnection: ServerSentEventReconnection(delay: .milliseconds(10)))
+
+            let error = await #expect(throws: NetworkError.self) {
+                for try await _ in events {}
+            }
+
+            guard case .unacceptableContentType(let response)? = error else {
+                Issue.record("expected unacceptableContentType, got \(String(describing: error))")
+                return
+            }
+            #expect(response.headers["Content-Type"] == "application/json")
+            #expect(await server.recorder.requests(path: "/mislabelled").count == 1)
+        }
+    }
+}
