@@ -2,7 +2,8 @@
 # Runs every test suite of the project: the library (with default traits, with every trait, and
 # with every trait under ThreadSanitizer), the
 # Example's end-to-end tests against its real server, and the benchmarks in quick mode so they
-# never rot. Also fails on compiler warnings in the library and on swift-format findings.
+# never rot. Also fails on compiler warnings in the library, on swift-format findings, and on a
+# documentation warning or an undocumented public symbol.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,6 +25,10 @@ step "default traits resolve no other package"
 # Each variant passes the same flags to its build and its test run, so the run reuses the build.
 step "library build with default traits, warnings are errors"
 swift build --build-tests -Xswiftc -warnings-as-errors
+
+# Reads the symbol graphs of the build above, so it compiles nothing itself.
+step "documentation: both DocC catalogs with warnings as errors, and a doc comment on every public symbol"
+./scripts/build-docs.sh --skip-build
 
 step "library tests with default traits"
 swift test -Xswiftc -warnings-as-errors

@@ -4,10 +4,6 @@ import Foundation
 import TestSupport
 import Testing
 
-enum AnalyticsName: CustomPropertyKey {
-    static let defaultValue = "unnamed"
-}
-
 struct Token: Codable, Sendable {
     let token: String
 }
@@ -20,7 +16,6 @@ struct LoginRequest: Request {
     var customProperties: CustomProperties {
         var properties = CustomProperties()
         properties[RequiresAuthentication.self] = false
-        properties[AnalyticsName.self] = "login"
         return properties
     }
 

@@ -8,7 +8,7 @@ import Testing
     import Combine
 #endif
 
-// The snippets of docs/MIGRATION.md, verbatim (ReadmeSnippetsTests checks that each block appears
+// The snippets of the Migrating article, verbatim (ReadmeSnippetsTests checks that each block appears
 // in a compiled file), and tests that what the guide says about each behaviour change holds.
 
 struct Brew: Codable, Sendable, Equatable {
@@ -163,7 +163,7 @@ func describeFailure(of request: ListBrewsRequest, sentThrough network: any Netw
     }
 #endif
 
-@Suite("docs/MIGRATION.md: behaviour changes and their old behaviour")
+@Suite("Migrating: behaviour changes and their old behaviour")
 struct ReadmeMigrationTests {
     private static let baseURL = URL(string: "https://api.example.com")!
 

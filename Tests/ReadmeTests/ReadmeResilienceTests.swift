@@ -136,7 +136,6 @@ struct ReadmeResilienceTests {
         let observing = Task {
             for await count in network.activityUpdates() {
                 spinner.append(count > 0 ? "spinning" : "idle")
-                if count == 0 && spinner.all.contains("spinning") { break }
             }
         }
         while network.activeRequestCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
@@ -144,7 +143,10 @@ struct ReadmeResilienceTests {
         network.cancelAll(of: ListUsersRequest.self)  // or network.cancelAll()
 
         await #expect(throws: NetworkError.self) { try await pending.value }
+        try await waitUntil { spinner.all.last == "idle" }
+        observing.cancel()
         await observing.value
+        #expect(spinner.all.contains("spinning"))
         #expect(spinner.all.last == "idle")
     }
 }

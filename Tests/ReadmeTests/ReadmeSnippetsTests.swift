@@ -1,21 +1,50 @@
 import Foundation
 import Testing
 
-/// Every ```swift block of the README and of docs/MIGRATION.md must appear, line for line, in a file that is compiled:
-/// a test here or a source of the Example package. A snippet that drifts from the code fails here.
-@Suite("README snippets are compiled code")
+/// Every ```swift block of the README and of every article of the two DocC catalogs must appear,
+/// line for line, in a file that is compiled: a test here or a source of the Example package. A
+/// snippet that drifts from the code fails here. Links from one document to a file of the
+/// repository (which docc does not check) must lead to a file that exists.
+@Suite("README and article snippets are compiled code")
 struct ReadmeSnippetsTests {
     private static let root = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// Each document, with the number of swift blocks it has at least (so one that lost its code,
-    /// or was not found, fails).
+    private static let catalogs = [
+        "Sources/ECNetworking/ECNetworking.docc",
+        "Sources/ECNetworkingTesting/ECNetworkingTesting.docc",
+    ]
+
+    /// Each document with the number of swift blocks it has at least, so one that lost its code,
+    /// or was moved, fails.
+    private static let documents: [(path: String, minimumBlocks: Int)] = [
+        ("README.md", 6),
+        ("Sources/ECNetworking/ECNetworking.docc/ECNetworking.md", 1),
+        ("Sources/ECNetworking/ECNetworking.docc/GettingStarted.md", 6),
+        ("Sources/ECNetworking/ECNetworking.docc/ModellingRequests.md", 9),
+        ("Sources/ECNetworking/ECNetworking.docc/Actions.md", 5),
+        ("Sources/ECNetworking/ECNetworking.docc/ConfigurationAndLogging.md", 1),
+        ("Sources/ECNetworking/ECNetworking.docc/ErrorsAndCancellation.md", 3),
+        ("Sources/ECNetworking/ECNetworking.docc/Authentication.md", 5),
+        ("Sources/ECNetworking/ECNetworking.docc/Resilience.md", 6),
+        ("Sources/ECNetworking/ECNetworking.docc/ResponseStorage.md", 5),
+        ("Sources/ECNetworking/ECNetworking.docc/UploadsDownloadsAndStreams.md", 8),
+        ("Sources/ECNetworking/ECNetworking.docc/Transports.md", 5),
+        ("Sources/ECNetworking/ECNetworking.docc/Integrations.md", 5),
+        ("Sources/ECNetworking/ECNetworking.docc/LinuxNotes.md", 0),
+        ("Sources/ECNetworking/ECNetworking.docc/Architecture.md", 0),
+        ("Sources/ECNetworking/ECNetworking.docc/Concurrency.md", 0),
+        ("Sources/ECNetworking/ECNetworking.docc/Performance.md", 0),
+        ("Sources/ECNetworking/ECNetworking.docc/Migrating.md", 12),
+        ("Sources/ECNetworkingTesting/ECNetworkingTesting.docc/ECNetworkingTesting.md", 1),
+        ("Sources/ECNetworkingTesting/ECNetworkingTesting.docc/Testing.md", 3),
+    ]
+
     @Test(
-        "each swift block of the README and the migration guide is found verbatim in compiled sources",
-        arguments: [("README.md", 10), ("docs/MIGRATION.md", 8)])
+        "each swift block of the README and of every article is found verbatim in compiled sources",
+        arguments: documents)
     func snippetsAreCompiled(document: String, minimumBlocks: Int) throws {
-        let text = try String(contentsOf: Self.root.appendingPathComponent(document), encoding: .utf8)
-        let blocks = Self.swiftBlocks(in: text)
+        let blocks = Self.swiftBlocks(in: try Self.text(of: document))
         #expect(blocks.count >= minimumBlocks, "\(document) should teach with code")
         let sources = try Self.compiledSources().map(Self.normalizedLines)
         for block in blocks {
@@ -23,6 +52,36 @@ struct ReadmeSnippetsTests {
             let found = sources.contains { Self.contains($0, lines) }
             #expect(found, "\(document) snippet not found in any compiled file:\n\(block)")
         }
+    }
+
+    @Test("every article of the two catalogs is checked above")
+    func everyArticleIsChecked() throws {
+        let checked = Set(Self.documents.map(\.path))
+        for catalog in Self.catalogs {
+            let names = try FileManager.default.contentsOfDirectory(
+                atPath: Self.root.appendingPathComponent(catalog).path)
+            let articles = names.filter { $0.hasSuffix(".md") }
+            #expect(articles.count >= 2, "\(catalog) should hold a landing page and articles")
+            for article in articles {
+                #expect(checked.contains("\(catalog)/\(article)"), "\(catalog)/\(article) is not in the list")
+            }
+        }
+    }
+
+    @Test(
+        "each link to a file of the repository leads to one",
+        arguments: documents.map(\.path) + ["CONTRIBUTING.md", "CHANGELOG.md", "ARCHITECTURE.md", "docs/MIGRATION.md"])
+    func relativeLinksResolve(document: String) throws {
+        let folder = Self.root.appendingPathComponent(document).deletingLastPathComponent()
+        let links = Self.relativeLinks(in: try Self.text(of: document))
+        for link in links {
+            let target = folder.appendingPathComponent(link).standardizedFileURL
+            #expect(FileManager.default.fileExists(atPath: target.path), "\(document) links to missing \(link)")
+        }
+    }
+
+    private static func text(of document: String) throws -> String {
+        try String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)
     }
 
     /// The bodies of ```swift blocks, except those right after `<!-- not compiled: … -->`.
@@ -45,6 +104,40 @@ struct ReadmeSnippetsTests {
             }
         }
         return blocks
+    }
+
+    /// The targets of `[text](target)` links that name a file of the repository: not a web
+    /// address, not a `doc:` link (docc checks those), not an anchor of the same page. An anchor
+    /// after the file name is dropped.
+    private static func relativeLinks(in markdown: String) -> [String] {
+        var links: [String] = []
+        var rest = prose(of: markdown)[...]
+        while let open = rest.range(of: "](") {
+            rest = rest[open.upperBound...]
+            guard let close = rest.firstIndex(of: ")") else { break }
+            let target = String(rest[..<close])
+            rest = rest[close...]
+            let isExternal = target.contains("://") || target.hasPrefix("mailto:")
+            guard !isExternal, !target.hasPrefix("<doc:"), !target.hasPrefix("doc:"), !target.hasPrefix("#")
+            else { continue }
+            links.append(String(target.split(separator: "#", maxSplits: 1)[0]))
+        }
+        return links
+    }
+
+    /// The markdown without its code blocks and code spans, where `](` is code, not a link.
+    private static func prose(of markdown: String) -> String {
+        var isInBlock = false
+        var lines: [String] = []
+        for line in markdown.split(separator: "\n", omittingEmptySubsequences: false) {
+            if line.hasPrefix("```") {
+                isInBlock.toggle()
+            } else if !isInBlock {
+                let pieces = line.split(separator: "`", omittingEmptySubsequences: false)
+                lines.append(pieces.enumerated().filter { $0.offset.isMultiple(of: 2) }.map(\.element).joined())
+            }
+        }
+        return lines.joined(separator: "\n")
     }
 
     private static func compiledSources() throws -> [String] {

@@ -88,10 +88,12 @@ public final class AuthenticatingAction<A: Authenticator>: RequestWillBeginActio
     /// carried the previous credential when it would be retried. No request made for the previous
     /// user is sent with the new credential. The refresh limit starts afresh.
     ///
-    /// - Parameter stores: Stores to remove the previous user's responses from: the
-    ///   ``StoragePartition`` that ``Authenticator/storagePartition(for:)`` names for the replaced
-    ///   credential, and no other. Pass them whenever the identity changes, so that nothing the
-    ///   previous user fetched stays on the device.
+    /// - Parameters:
+    ///   - credential: The credential for the new identity, or `nil` to log in afresh.
+    ///   - stores: Stores to remove the previous user's responses from: the
+    ///     ``StoragePartition`` that ``Authenticator/storagePartition(for:)`` names for the replaced
+    ///     credential, and no other. Pass them whenever the identity changes, so that nothing the
+    ///     previous user fetched stays on the device.
     public func resetCredential(
         to credential: A.Credential?,
         removingStoredResponsesFrom stores: [any ResponseStore] = []

@@ -8,7 +8,7 @@ extension Network {
     /// }
     /// ```
     ///
-    /// It is the sequence form of ``send(_:priority:)``, for code built on `AsyncSequence`, on every
+    /// It is the sequence form of ``send(_:priority:)->R.Response``, for code built on `AsyncSequence`, on every
     /// platform, Combine or not. The send starts at once, in a task of its own, and runs once however the sequence is iterated.
     /// When the consumer stops waiting (its task is cancelled, or it drops the sequence and its
     /// iterator before the end), the send is cancelled and ends with ``NetworkError/cancelled``, as

@@ -89,7 +89,7 @@ public struct NetworkConfiguration: Sendable {
     /// cancellation and ``URLSessionNetwork/cancelAll()`` cancel; without one, actions run in the
     /// sending task, which costs less, and `cancelAll()` ends the send once the action returns.
     public var actionTimeout: Duration?
-    /// How long a streamed body (``Network/stream(_:priority:)``, ``Network/download(_:to:priority:progress:)``)
+    /// How long a streamed body (`stream(_:priority:progress:)`, ``Network/download(_:to:priority:progress:)-(R,_,_,_)``)
     /// may go without a byte from the server before it fails with
     /// ``NetworkError/timedOut(after:)``; 60 seconds by default, `nil` for no limit. It replaces
     /// ``timeout`` for the body, which a stream may take as long as it likes to deliver; the head

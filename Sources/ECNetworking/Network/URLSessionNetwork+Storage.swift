@@ -27,7 +27,7 @@ extension URLSessionNetwork {
     /// request is not sent the entry's validators either). An entry whose `Vary` headers had other
     /// values than the request's does not answer it.
     ///
-    /// - Throws: what ``send(_:priority:)`` throws, unless `policy` serves the stored response
+    /// - Throws: what ``send(_:priority:)->R.Response`` throws, unless `policy` serves the stored response
     ///   instead.
     public func send<R: StorableRequest>(
         _ request: R,

@@ -3,7 +3,7 @@ import Foundation
 /// A response whose body arrives as it streams: the head (status, headers, the request as sent,
 /// timings) at once, then the body as chunks of `Data`, read as they come off the wire.
 ///
-/// Made by ``Network/stream(_:priority:)``:
+/// Made by a ``Network``'s `stream(_:priority:progress:)`:
 ///
 /// ```swift
 /// let stream = try await network.stream(CompletionRequest(prompt: "Hello"))

@@ -36,8 +36,8 @@ public struct TransferProgress: Sendable, Hashable {
 
 /// Receives the ``TransferProgress`` of one send, upload and download, as the bytes move.
 ///
-/// Pass one to `send(_:progress:)`, ``Network/stream(_:priority:progress:)`` or
-/// ``Network/download(_:to:priority:progress:)``. As a closure:
+/// Pass one to `send(_:progress:)`, `stream(_:priority:progress:)` or
+/// ``Network/download(_:to:priority:progress:)-(R,_,_,_)``. As a closure:
 ///
 /// ```swift
 /// let photo = try await network.send(UploadPhotoRequest(file: fileURL), progress: TransferProgressHandler { progress in

@@ -3,7 +3,7 @@ import Foundation
 
 extension FakeNetwork {
     /// Cancels every send in progress, stubbed or passed on; each ends with
-    /// ``ECNetworking/NetworkError/cancelled``. As with ``ECNetworking/URLSessionNetwork``, only
+    /// `NetworkError.cancelled`. As with `URLSessionNetwork`, only
     /// the sends are cancelled, not the tasks that made them, which carry on.
     public func cancelAll() {
         activeSends.cancel()
@@ -26,14 +26,14 @@ extension FakeNetwork {
     }
 
     /// Cancels the sends in progress and fails every later send at once with
-    /// ``ECNetworking/NetworkError/invalidated``, recording nothing. The added actions stay, so a
+    /// `NetworkError.invalidated`, recording nothing. The added actions stay, so a
     /// test can still inspect ``addedActions``; a network the fake passes requests to is left alone.
     public func invalidate() {
         state.withLock { $0.isInvalidated = true }
         cancelAll()
     }
 
-    /// Fails every later send with ``ECNetworking/NetworkError/invalidated`` and returns once the
+    /// Fails every later send with `NetworkError.invalidated` and returns once the
     /// sends in progress have ended.
     public func finishSendsAndInvalidate() async {
         state.withLock { $0.isInvalidated = true }
@@ -43,7 +43,7 @@ extension FakeNetwork {
     /// Runs `body` as a send of `requestType` that ``cancelAll()`` can cancel without cancelling
     /// the caller.
     ///
-    /// Bulk cancellation marks the send, as in ``ECNetworking/URLSessionNetwork``: a stub's delay
+    /// Bulk cancellation marks the send, as in `URLSessionNetwork`: a stub's delay
     /// observes the mark, a send passed to another network is linked to it, and a stub or action
     /// that returns after it still ends the send as cancelled. The invalidation check comes after
     /// the send is registered, and `invalidate()` sets the flag before it cancels, so a send is

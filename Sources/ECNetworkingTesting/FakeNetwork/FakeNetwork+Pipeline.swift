@@ -8,7 +8,7 @@ extension FakeNetwork {
         case response(NetworkResponse)
     }
 
-    /// Runs `built` through the same ``ECNetworking/StageRunner`` as ``ECNetworking/URLSessionNetwork``,
+    /// Runs `built` through the same `StageRunner` as `URLSessionNetwork`,
     /// with the stub as the transport step: default headers, will-begin actions (under the
     /// action time limit), began actions, the stub, response-began and completed actions,
     /// validation of the request as sent, the retries the completed actions and the retry policy

@@ -13,7 +13,7 @@ extension FakeNetwork {
         }
     }
 
-    /// Every request sent so far, typed and raw, in order, as ``ECNetworking/NetworkRequest``s:
+    /// Every request sent so far, typed and raw, in order, as `NetworkRequest`s:
     /// built from ``baseURL``, as the latest attempt sent it: with the configuration's default
     /// headers and, when ``runsActions`` is `true`, what the will-begin actions changed (headers
     /// added by an authentication action included).
@@ -23,7 +23,7 @@ extension FakeNetwork {
         state.withLock { state in state.records.compactMap(\.networkRequest) }
     }
 
-    /// The ``ECNetworking/NetworkRequest``s built for requests of type `R`, in order, to check the
+    /// The `NetworkRequest`s built for requests of type `R`, in order, to check the
     /// URL, query or body a typed request produced.
     public func sentNetworkRequests<R: Request>(of requestType: R.Type) -> [NetworkRequest] {
         let type = ObjectIdentifier(requestType)

@@ -2,10 +2,10 @@ import ECNetworking
 import Foundation
 
 extension FakeNetwork {
-    /// Sends a request through a real ``ECNetworking/ResponseStore``, honouring `policy` with the
-    /// rules of ``ECNetworking/URLSessionNetwork/send(_:storage:policy:priority:)``: the same key,
-    /// ``ECNetworking/StoragePartition`` (named by the request or, when ``runsActions`` is `true`,
-    /// by a ``ECNetworking/StoragePartitioningAction``) and `Vary` rules, so a test can seed a
+    /// Sends a request through a real `ResponseStore`, honouring `policy` with the
+    /// rules of `URLSessionNetwork.send(_:storage:policy:priority:)`: the same key,
+    /// `StoragePartition` (named by the request or, when ``runsActions`` is `true`,
+    /// by a `StoragePartitioningAction`) and `Vary` rules, so a test can seed a
     /// store and check what the code under test shows.
     ///
     /// The stub stands for the server. An answer from the store records no send, and is reported

@@ -62,12 +62,12 @@ extension FakeNetwork {
         }
     }
 
-    /// Answers every raw ``ECNetworking/NetworkRequest`` send with `response`, optionally after `delay`.
+    /// Answers every raw `NetworkRequest` send with `response`, optionally after `delay`.
     public func stubNetworkRequests(with response: NetworkResponse, delay: Duration = .zero) {
         stubNetworkRequests(delay: delay) { _ in response }
     }
 
-    /// Answers every raw ``ECNetworking/NetworkRequest`` send with what `answer` returns for the
+    /// Answers every raw `NetworkRequest` send with what `answer` returns for the
     /// request (as the will-begin actions left it, when they run), or fails it with what `answer`
     /// throws. Switch on the request's path or method inside `answer` to answer several endpoints.
     public func stubNetworkRequests(

@@ -1,7 +1,7 @@
 import ECNetworking
 import Foundation
 
-/// A ``ECNetworking/Network`` for the tests of code that uses a network (a view model, a service):
+/// A `Network` for the tests of code that uses a network (a view model, a service):
 /// it answers each request type from stubs, without building a URL session or encoding a body,
 /// and records every request it was sent.
 ///
@@ -15,23 +15,23 @@ import Foundation
 ///
 /// A request type without a stub fails with ``FakeNetworkError/noStub(requestType:)``, never with
 /// a made-up success. Cancelling a send (its task or its `Cancellable`) ends it with
-/// ``ECNetworking/NetworkError/cancelled``, also in the middle of a stub's delay.
+/// `NetworkError.cancelled`, also in the middle of a stub's delay.
 ///
 /// For partial mocking, a request type without a stub can go to a real network instead: every
 /// such type with ``init(baseURL:runsActions:decoder:maximumRetries:passingUnstubbedRequestsTo:)``,
 /// or chosen types with ``route(_:to:)``. A stub answers first, then a route, then the network
 /// unstubbed requests pass to.
 ///
-/// Like ``ECNetworking/URLSessionNetwork``, the fake counts its sends in progress
+/// Like `URLSessionNetwork`, the fake counts its sends in progress
 /// (``activeRequestCount``, ``activityUpdates()``), cancels them in bulk without cancelling their
 /// callers (``cancelAll()``), and can be invalidated; its storage sends read and fill a real
-/// ``ECNetworking/ResponseStore``.
+/// `ResponseStore`.
 ///
 /// Actions added with ``add(action:)`` are only kept, so a test can check they were installed,
 /// unless the fake is created with `runsActions: true`; then they run at their stages around the
 /// stubbed answer, to test an authentication or logging action without a transport.
 ///
-/// Each send runs the same stages as in ``ECNetworking/URLSessionNetwork``, with the stub in
+/// Each send runs the same stages as in `URLSessionNetwork`, with the stub in
 /// place of the transport: the ``configuration``'s default headers, action time limit, retry
 /// policy, retry limit, acceptable status codes and metrics hook apply, and the status is
 /// validated against the request as the will-begin actions left it. A fake created with
@@ -49,7 +49,7 @@ public final class FakeNetwork: Network {
     /// Decodes the bodies of ``FakeResponse/networkResponse(_:delay:)`` answers: the configuration's.
     public var decoder: JSONDecoder { configuration.decoder }
     /// The most retries one send makes, whoever asks for them (completed actions and the retry
-    /// policy): the configuration's ``ECNetworking/NetworkConfiguration/maximumRetries``.
+    /// policy): the configuration's `NetworkConfiguration.maximumRetries`.
     public var maximumRetries: Int { configuration.maximumRetries }
 
     /// Where requests without a stub or a route go; `nil` fails them with
@@ -67,11 +67,11 @@ public final class FakeNetwork: Network {
     /// - Parameters:
     ///   - baseURL: The URL requests are built with; only matters to tests that read the built URL.
     ///   - runsActions: Whether added actions run; see ``runsActions``.
-    ///   - decoder: The decoder for raw responses, as a ``NetworkConfiguration`` would have.
-    ///   - maximumRetries: The retry limit, 3 like ``NetworkConfiguration/maximumRetries``.
+    ///   - decoder: The decoder for raw responses, as a `NetworkConfiguration` would have.
+    ///   - maximumRetries: The retry limit, 3 like `NetworkConfiguration.maximumRetries`.
     ///   - unstubbedRequestsNetwork: Where requests without a stub or a route go, through that
     ///     network's own actions and validation, for partial mocking: stub the endpoints a test
-    ///     controls and let the others reach a real (or ``ECNetworking/URLSessionNetwork`` with a
+    ///     controls and let the others reach a real (or `URLSessionNetwork` with a
     ///     `MockSession`) network. `nil`, the default, fails them with
     ///     ``FakeNetworkError/noStub(requestType:)``.
     public convenience init(
@@ -90,7 +90,7 @@ public final class FakeNetwork: Network {
     }
 
     /// Creates a fake with no stubs whose sends run with `configuration`, as those of a
-    /// ``ECNetworking/URLSessionNetwork`` made with it do: pass the app's configuration to test
+    /// `URLSessionNetwork` made with it do: pass the app's configuration to test
     /// with its default headers, retry policy and action time limit.
     ///
     /// - Parameters:
@@ -125,8 +125,8 @@ public final class FakeNetwork: Network {
     /// ``unstubbedRequestsNetwork``, whose own pipeline runs it.
     ///
     /// - Throws: ``FakeNetworkError/noStub(requestType:)`` when its type has no stub and nowhere to
-    ///   go; ``ECNetworking/NetworkError/cancelled`` when the send is cancelled;
-    ///   ``ECNetworking/NetworkError/invalidated`` after ``invalidate()``; otherwise what the stub,
+    ///   go; `NetworkError.cancelled` when the send is cancelled;
+    ///   `NetworkError.invalidated` after ``invalidate()``; otherwise what the stub,
     ///   `buildRequest(with:)`, an action or the network it went to throws.
     public func send<R: Request>(_ request: R, priority: RequestPriority) async throws -> R.Response {
         try await tracking(R.self) {
@@ -168,7 +168,7 @@ public final class FakeNetwork: Network {
     }
 
     /// Decodes a raw response as the request does, wrapping a failure the way
-    /// ``ECNetworking/URLSessionNetwork`` does.
+    /// `URLSessionNetwork` does.
     func decode<R: Request>(_ request: R, from response: NetworkResponse) throws -> R.Response {
         do {
             return try request.response(from: response, with: decoder)
@@ -185,7 +185,7 @@ public final class FakeNetwork: Network {
     /// it, or the configuration's (200..<300 by default).
     ///
     /// - Throws: ``FakeNetworkError/noNetworkRequestStub(method:url:)`` when there is no raw stub
-    ///   and nowhere to pass it; ``ECNetworking/NetworkError/unacceptableStatusCode(_:)`` for a
+    ///   and nowhere to pass it; `NetworkError.unacceptableStatusCode(_:)` for a
     ///   status the request does not accept.
     public func send(_ request: NetworkRequest, priority: RequestPriority) async throws -> NetworkResponse {
         try await tracking(nil) {

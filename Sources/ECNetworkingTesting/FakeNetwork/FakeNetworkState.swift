@@ -38,14 +38,14 @@ struct FakeNetworkState {
 /// One send a ``FakeNetwork`` received.
 struct SentRecord {
     let id: Int
-    /// `nil` for a raw ``ECNetworking/NetworkRequest`` send.
+    /// `nil` for a raw `NetworkRequest` send.
     let requestType: ObjectIdentifier?
     let request: (any Request)?
     /// `nil` when the typed request's `buildRequest(with:)` threw.
     var networkRequest: NetworkRequest?
 }
 
-/// The raw stub: how a ``FakeNetwork`` answers ``ECNetworking/NetworkRequest`` sends.
+/// The raw stub: how a ``FakeNetwork`` answers `NetworkRequest` sends.
 struct NetworkRequestStub {
     let delay: Duration
     let answer: @Sendable (NetworkRequest) throws -> NetworkResponse

@@ -19,7 +19,7 @@ public struct FakeResponse<R: Request>: Sendable {
 
     let outcome: Outcome
     /// How long the fake waits before answering, to simulate latency. Cancelling the send during
-    /// the wait ends it at once with ``NetworkError/cancelled``.
+    /// the wait ends it at once with `NetworkError.cancelled`.
     public var delay: Duration
 
     private init(_ outcome: Outcome, delay: Duration) {
@@ -41,7 +41,7 @@ public struct FakeResponse<R: Request>: Sendable {
         FakeResponse(.computed(answer), delay: delay)
     }
 
-    /// Fails the send with `error`, unchanged. To mimic what ``URLSessionNetwork`` throws for a
+    /// Fails the send with `error`, unchanged. To mimic what `URLSessionNetwork` throws for a
     /// transport failure, pass `NetworkError.transport(URLError(.notConnectedToInternet))`.
     public static func error(_ error: any Error, delay: Duration = .zero) -> FakeResponse {
         FakeResponse(.error(error), delay: delay)
@@ -49,8 +49,8 @@ public struct FakeResponse<R: Request>: Sendable {
 
     /// Answers with a raw response that the request then validates and decodes for real, to test
     /// the request's own decoding or an API's error statuses. A status the request does not
-    /// accept fails with ``NetworkError/unacceptableStatusCode(_:)``; a body that does not decode
-    /// fails with ``NetworkError/decodingFailed(_:response:)``.
+    /// accept fails with `NetworkError.unacceptableStatusCode(_:)`; a body that does not decode
+    /// fails with `NetworkError.decodingFailed(_:response:)`.
     public static func networkResponse(_ response: NetworkResponse, delay: Duration = .zero) -> FakeResponse {
         FakeResponse(.networkResponse(response), delay: delay)
     }

@@ -5,7 +5,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// A transport double for ``URLSessionNetwork``: it answers from stubs instead of the network, so
+/// A transport double for `URLSessionNetwork`: it answers from stubs instead of the network, so
 /// encoding, every action stage, validation and decoding run for real in your tests.
 ///
 /// ```swift

@@ -113,7 +113,6 @@ struct ResponseStreamTests {
                 return
             }
             #expect(after == idle)
-            // The total timeout (1 s) does not cover the body; the idle one does.
             #expect(elapsed >= idle - .milliseconds(50))
             #expect(elapsed < .seconds(3))
         }
@@ -126,11 +125,12 @@ struct ResponseStreamTests {
             .raw(Self.chunked + Self.chunk("first\n"), gate: gate, rest: Self.chunk("second\n") + Self.lastChunk)
         }
         defer { server.stop() }
-        try await kind.withNetwork(baseURL: server.baseURL, configure: { $0.timeout = .milliseconds(300) }) { network in
+        try await kind.withNetwork(baseURL: server.baseURL, configure: { $0.timeout = .seconds(2) }) { network in
             let stream = try await network.stream(request("slow", on: server))
             var lines = stream.lines.makeAsyncIterator()
             #expect(try await lines.next() == "first")
-            try await Task.sleep(for: .milliseconds(600))
+            // Longer than the total timeout, which covers the head alone.
+            try await Task.sleep(for: .milliseconds(2_500))
             gate.signal()
             #expect(try await lines.next() == "second")
             #expect(try await lines.next() == nil)

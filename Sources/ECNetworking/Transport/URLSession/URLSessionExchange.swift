@@ -18,7 +18,10 @@ import Foundation
 /// and a chunk already on its way then stops the process ("Received body data, but no transfer in
 /// progress"); measured here, a 48 MB body on loopback had completed before a suspension decided
 /// at 1 MiB could even run. Blocking libcurl's callback instead would stall every request of the
-/// session. So on Linux the buffer is bounded by the size limit alone, counted as bytes arrive.
+/// process (FoundationNetworking's sessions share one queue). So on Linux the bytes past
+/// ``highWaterMark`` go to a ``SpillFile`` instead, and the reader takes them back from there in
+/// order: memory stays bounded however slow the reader, at the cost of a disk write for what it
+/// fell behind by.
 ///
 /// The size limit is counted here as bytes arrive (after decompression), before a chunk is kept.
 ///
@@ -60,8 +63,27 @@ final class URLSessionExchange: SessionTask {
         /// The reader waiting for the next chunk.
         var reader: UnsafeContinuation<Data?, any Error>?
         var isSuspended = false
+        /// The bytes that arrived while the reader was behind, newer than every chunk in `chunks`,
+        /// on Linux (see the type's comment).
+        var spill: SpillFile?
 
-        var hasPendingChunk: Bool { nextChunk < chunks.count }
+        var hasPendingChunk: Bool { nextChunk < chunks.count || (spill?.unreadCount ?? 0) > 0 }
+
+        /// The oldest bytes not yet read: a chunk kept in memory, or else a part of the spill file.
+        mutating func takePending() -> Result<Data, any Error> {
+            if nextChunk < chunks.count { return .success(takeChunk()) }
+            guard let data = spill?.read(upTo: URLSessionExchange.lowWaterMark) else {
+                discardSpill()
+                return .failure(NetworkError.transport(URLError(.cannotOpenFile)))
+            }
+            if spill?.unreadCount == 0 { discardSpill() }
+            return .success(data)
+        }
+
+        mutating func discardSpill() {
+            spill?.close()
+            spill = nil
+        }
 
         mutating func takeChunk() -> Data {
             let chunk = chunks[nextChunk]
@@ -138,10 +160,10 @@ final class URLSessionExchange: SessionTask {
             try await withUnsafeThrowingContinuation { continuation in
                 let (result, resumesTask) = state.withLock { state -> (Result<Data?, any Error>?, Bool) in
                     if state.hasPendingChunk {
-                        let chunk = state.takeChunk()
+                        let chunk = state.takePending()
                         let resumes = state.isSuspended && state.bufferedBytes <= Self.lowWaterMark
                         if resumes { state.isSuspended = false }
-                        return (.success(chunk), resumes)
+                        return (chunk.map { $0 }, resumes)
                     }
                     switch state.ending {
                     case .success?: return (.success(nil), false)
@@ -163,7 +185,16 @@ final class URLSessionExchange: SessionTask {
     /// gave up (cancellation, or the body stream was let go). The task is forgotten by the
     /// delegate first, then cancelled, so its late callbacks are ignored.
     func stop(with error: any Error) {
-        guard let waiters = end(with: .failure(error)) else { return }
+        guard let waiters = end(with: .failure(error)) else {
+            // A body that arrived whole but was let go unread: what waits for the reader goes.
+            state.withLock { state in
+                state.discardSpill()
+                state.chunks = []
+                state.nextChunk = 0
+                state.bufferedBytes = 0
+            }
+            return
+        }
         delegate.forget(self)
         delegate.control { self.task.cancel() }
         waiters.resume(with: error)
@@ -178,6 +209,9 @@ final class URLSessionExchange: SessionTask {
         case suspend
         /// The chunk crossed the limit: the exchange has ended; forget and cancel the task.
         case overLimit
+        /// The reader is behind and the spill file could not take the chunk: the exchange ends as
+        /// it does over the limit.
+        case spillFailed
     }
 
     /// The head arrived. A gathered exchange takes it from the completed task instead.
@@ -208,10 +242,17 @@ final class URLSessionExchange: SessionTask {
                 state.reader = nil
                 return (.none, reader)
             }
+            if state.spill != nil {
+                // Once bytes are in the file, newer ones follow them there, so order is kept.
+                return (state.spill!.append(data) ? .none : .spillFailed, nil)
+            }
             state.chunks.append(data)
             state.bufferedBytes += data.count
-            guard Self.suspendsForSlowReaders, isStreamed, !state.isSuspended, state.bufferedBytes > Self.highWaterMark
-            else { return (.none, nil) }
+            guard isStreamed, !state.isSuspended, state.bufferedBytes > Self.highWaterMark else { return (.none, nil) }
+            guard Self.suspendsForSlowReaders else {
+                state.spill = SpillFile()
+                return (state.spill == nil ? .spillFailed : .none, nil)
+            }
             state.isSuspended = true
             return (.suspend, nil)
         }
@@ -219,6 +260,9 @@ final class URLSessionExchange: SessionTask {
             reader.resume(returning: data)
         } else if case .overLimit = decision, let limit {
             let error = NetworkError.responseTooLarge(limit: limit)
+            end(with: .failure(error))?.resume(with: error)
+        } else if case .spillFailed = decision {
+            let error = NetworkError.transport(URLError(.cannotCreateFile))
             end(with: .failure(error))?.resume(with: error)
         }
         return decision
@@ -309,6 +353,7 @@ final class URLSessionExchange: SessionTask {
                 state.chunks = []
                 state.nextChunk = 0
                 state.bufferedBytes = 0
+                state.discardSpill()
             }
             let error: any Error
             switch outcome {
