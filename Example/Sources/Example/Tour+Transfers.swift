@@ -28,13 +28,10 @@ extension Tour {
         form.append("Sunset over the bay", name: "caption")
         form.append(fileAt: photoURL, name: "photo", contentType: "image/jpeg")
 
-        var milestones = ProgressMilestones()
-        let (updates, handler) = TransferProgressHandler.makeStream(bufferingPolicy: .unbounded)
-        async let sent = client.network.send(FormUploadRequest(form: form), progress: handler)
-        for await progress in updates {
-            if let line = milestones.line(for: progress) { console.result(line) }
+        let request = FormUploadRequest(form: form)
+        let (receipt, milestones) = try await showingProgress { [client] progress in
+            try await client.network.send(request, progress: progress)
         }
-        let receipt = try await sent
 
         for part in receipt.parts {
             let file = part.fileName.map { " \($0), \(part.contentType ?? "untyped")," } ?? ""
@@ -68,7 +65,8 @@ extension Tour {
             console.result(
                 "\(TourConsole.format(ContinuousClock.now - start)): event \(event.event) id \(event.id ?? "none")"
                     + "\(retry): \(data)")
-            if event.event == "done" { break }
+            // A server that ignored Last-Event-ID would replay the first events for ever.
+            if event.event == "done" || received.count == 8 { break }
         }
 
         let connections = events.events(path: path).filter { $0.stage == .began }
@@ -86,14 +84,9 @@ extension Tour {
     private func downloadFile(into directory: URL) async throws {
         let byteCount = 8 * 1_048_576
         let destination = directory.appendingPathComponent("large.bin")
-        var milestones = ProgressMilestones()
-        let (updates, handler) = TransferProgressHandler.makeStream(bufferingPolicy: .unbounded)
-        async let downloaded = client.network.download(
-            BigDownloadRequest(bytes: byteCount), to: destination, progress: handler)
-        for await progress in updates {
-            if let line = milestones.line(for: progress) { console.result(line) }
+        let (file, milestones) = try await showingProgress { [client] progress in
+            try await client.network.download(BigDownloadRequest(bytes: byteCount), to: destination, progress: progress)
         }
-        let file = try await downloaded
 
         let leftBehind = try FileManager.default.contentsOfDirectory(atPath: directory.path)
             .filter { $0 != "large.bin" && $0 != "sunset.jpg" }
@@ -106,5 +99,20 @@ extension Tour {
             milestones.reports(.download).last?.completedByteCount == Int64(byteCount),
             "the download progress did not reach \(byteCount) bytes")
         console.passed("written to disk as it arrived, byte for byte, with no temporary file left beside it")
+    }
+
+    /// Runs `transfer` with a progress handler, printing a line at each milestone as the reports
+    /// come, and returns its value with every report.
+    private func showingProgress<Value: Sendable>(
+        _ transfer: @escaping @Sendable (TransferProgressHandler) async throws -> Value
+    ) async throws -> (value: Value, milestones: ProgressMilestones) {
+        var milestones = ProgressMilestones()
+        let (updates, handler) = TransferProgressHandler.makeStream(bufferingPolicy: .unbounded)
+        // The updates finish when the send ends, so the loop ends with the transfer.
+        async let value = transfer(handler)
+        for await progress in updates {
+            if let line = milestones.line(for: progress) { console.result(line) }
+        }
+        return (try await value, milestones)
     }
 }

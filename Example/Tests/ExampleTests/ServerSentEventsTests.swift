@@ -53,7 +53,8 @@ struct ServerSentEventsTests {
             var ids: [String] = []
             for try await event in client.network.serverSentEvents(request, reconnection: reconnection) {
                 ids.append(event.id ?? "")
-                if event.event == "done" { break }
+                // A server that ignored Last-Event-ID would replay the first events for ever.
+                if event.event == "done" || ids.count == 10 { break }
             }
 
             let elapsed = clock.now - start
