@@ -75,6 +75,21 @@ struct StreamTests {
         }
     }
 
+    @Test func cutAfterEndsTheBodyInTheMiddleOfTheNextEvent() async throws {
+        try await withDemoServer { _, client in
+            let cut = try await client.get("/events?count=3&intervalMs=0&cutAfter=1")
+            let text = String(decoding: cut.body, as: UTF8.self)
+            #expect(text.hasSuffix("id: 1\nevent: tick\ndata: tick 1\ndata: of 3\n\nid: 2\ndata: tick 2\n"))
+
+            // Resuming after the last whole event sends the rest whole.
+            let resumed = try await client.send(
+                "GET", "/events?count=3&intervalMs=0&cutAfter=1", headers: ["Last-Event-ID": "1"])
+            #expect(
+                String(decoding: resumed.body, as: UTF8.self).hasSuffix(
+                    "id: 3\nevent: done\ndata: tick 3\ndata: of 3\n\n"))
+        }
+    }
+
     @Test func mislabelledSendsJSONUnderTheTypeAskedFor() async throws {
         try await withDemoServer { _, client in
             let html = try await client.get("/mislabelled")

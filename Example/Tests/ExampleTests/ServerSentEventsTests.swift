@@ -69,6 +69,52 @@ struct ServerSentEventsTests {
         }
     }
 
+    @Test("a stream that ends in the middle of an event delivers the whole events, then fails with streamEndedMidEvent")
+    func cutMidEventIsATypedError() async throws {
+        try await withDemoServer { server in
+            let client = makeClient(for: server)
+            let request = TickEventsRequest(count: 4, intervalMilliseconds: 0, cutAfter: 2)
+
+            var ids: [String] = []
+            var failure: (any Error)?
+            do {
+                for try await event in client.network.serverSentEvents(request) {
+                    ids.append(event.id ?? "")
+                }
+            } catch {
+                failure = error
+            }
+
+            #expect(ids == ["1", "2"], "the half-written third event is not delivered")
+            #expect(failure as? ServerSentEventError == .streamEndedMidEvent, "got \(String(describing: failure))")
+        }
+    }
+
+    @Test("with reconnection, a stream that ends in the middle of an event is resumed after the last whole one")
+    func cutMidEventIsResumed() async throws {
+        await withKnownIssue(Comment(rawValue: KnownLibraryIssue.midEventEndIsNotReconnected)) {
+            try await resumeAfterACut()
+        }
+    }
+
+    private func resumeAfterACut() async throws {
+        try await withDemoServer { server in
+            let client = makeClient(for: server)
+            let request = TickEventsRequest(count: 4, intervalMilliseconds: 0, retryMilliseconds: 10, cutAfter: 2)
+            let reconnection = ServerSentEventReconnection(delay: .milliseconds(10), maximumConsecutiveFailures: 1)
+
+            var ids: [String] = []
+            for try await event in client.network.serverSentEvents(request, reconnection: reconnection) {
+                ids.append(event.id ?? "")
+                if event.event == "done" || ids.count == 10 { break }
+            }
+
+            #expect(ids == ["1", "2", "3", "4"])
+            let recorded = await server.recorder.requests(path: "/events")
+            #expect(recorded.map { $0.headers["Last-Event-ID"] } == [nil, "2"])
+        }
+    }
+
     @Test("leaving the loop closes the connection: the server sees its client go")
     func breakingOutClosesTheConnection() async throws {
         try await withDemoServer { server in

@@ -23,15 +23,22 @@ public struct TickEventsRequest: DemoRequest {
     public let retryMilliseconds: Int
     /// The event after which the server drops the connection, or `nil` for none.
     public let dropAfter: Int?
+    /// The event after which the server ends the stream in the middle of the next, or `nil`.
+    public let cutAfter: Int?
 
     /// Creates a subscription to `count` events, `intervalMilliseconds` apart, asking clients to
-    /// wait `retryMilliseconds` before reconnecting; with `dropAfter`, the server drops the
-    /// connection once, right after that event.
-    public init(count: Int, intervalMilliseconds: Int, retryMilliseconds: Int = 1_000, dropAfter: Int? = nil) {
+    /// wait `retryMilliseconds` before reconnecting. With `dropAfter`, the server drops the
+    /// connection once, shortly after that event; with `cutAfter`, it ends the stream once,
+    /// cleanly, halfway through the event after that one.
+    public init(
+        count: Int, intervalMilliseconds: Int, retryMilliseconds: Int = 1_000, dropAfter: Int? = nil,
+        cutAfter: Int? = nil
+    ) {
         self.count = count
         self.intervalMilliseconds = intervalMilliseconds
         self.retryMilliseconds = retryMilliseconds
         self.dropAfter = dropAfter
+        self.cutAfter = cutAfter
     }
 
     /// `false`: the endpoint is public.
@@ -47,6 +54,9 @@ public struct TickEventsRequest: DemoRequest {
         ]
         if let dropAfter {
             queryItems.append(URLQueryItem(name: "dropAfter", value: String(dropAfter)))
+        }
+        if let cutAfter {
+            queryItems.append(URLQueryItem(name: "cutAfter", value: String(cutAfter)))
         }
         return NetworkRequest(url: baseURL.appendingPathComponent("events"), queryItems: queryItems)
     }

@@ -9,7 +9,9 @@ internal import NIOCore
 /// `&retryMs=R`, 1000 by default). A comment opens the stream and another keeps it alive halfway
 /// between events. A request with `Last-Event-ID: K` resumes at event K + 1; an ID the server
 /// did not send starts again at 1. `&dropAfter=K` closes the connection abruptly half an interval
-/// after event K, on whichever connection sends it, so a client has something to reconnect after.
+/// after event K, on whichever connection sends it, so a client has something to reconnect after;
+/// `&cutAfter=K` ends the response cleanly after event K and half of the next one, as a server
+/// stopping in the middle of an event would.
 ///
 /// A client that goes away before the last event is recorded (``RequestRecorder/abandonedStreams``).
 struct EventStreamRoutes {
@@ -22,9 +24,8 @@ struct EventStreamRoutes {
             let count = try request.integerQueryParameter("count", in: 0...100_000, default: 5)
             let interval = try request.integerQueryParameter("intervalMs", in: 0...60_000, default: 500)
             let retry = try request.integerQueryParameter("retryMs", in: 0...600_000, default: 1_000)
-            let dropAfter =
-                request.uri.queryParameters.get("dropAfter") == nil
-                ? nil : try request.integerQueryParameter("dropAfter", in: 1...max(1, count), default: count)
+            let dropAfter = try request.integerQueryParameter("dropAfter", in: 1...max(1, count))
+            let cutAfter = try request.integerQueryParameter("cutAfter", in: 1...max(1, count - 1))
             let lastEventID = request.headers[Self.lastEventID].flatMap { Int($0) }
             let first = lastEventID.map { (0...count).contains($0) ? $0 + 1 : 1 } ?? 1
 
@@ -44,6 +45,11 @@ struct EventStreamRoutes {
                         // Half an interval later, while the stream is quiet, as a connection breaks.
                         try await Task.sleep(for: .milliseconds(interval / 2))
                         throw DroppedConnection()
+                    }
+                    if id == cutAfter, id < count {
+                        // The body ends cleanly, the next event half written.
+                        try await writer.write(ByteBuffer(string: "id: \(id + 1)\ndata: tick \(id + 1)\n"))
+                        return
                     }
                 }
             }

@@ -21,4 +21,9 @@ enum KnownLibraryIssue {
     /// A streamed body that fails (the connection dropped) drops the bytes that had arrived and
     /// were not read yet: the reader gets the error in their place.
     static let unreadBytesLostOnFailure = "bytes that arrived before a transport error are dropped unread"
+
+    /// A Server-Sent Events subscription with reconnection ends with
+    /// `ServerSentEventError.streamEndedMidEvent` when a stream ends in the middle of an event,
+    /// instead of reconnecting as it does for any other end of the stream.
+    static let midEventEndIsNotReconnected = "a stream that ends mid-event is not reconnected"
 }
