@@ -47,7 +47,7 @@ public struct ByteStream: AsyncSequence, Sendable {
         self.init(makeIterator: { AsyncIterator(next: next) })
     }
 
-    private init(makeIterator: @escaping @Sendable () -> AsyncIterator) {
+    init(makeIterator: @escaping @Sendable () -> AsyncIterator) {
         source = .once(LockedState(makeIterator))
     }
 

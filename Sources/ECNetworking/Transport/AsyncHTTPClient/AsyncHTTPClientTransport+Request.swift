@@ -15,6 +15,12 @@
             outgoing.method = NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue)
             outgoing.headers = outgoingHeaders(of: request)
             guard let body = request.body else { return outgoing }
+            if let progress = request.uploadProgress {
+                // Counted as the connection takes each chunk: the client reports nothing sent.
+                let length: HTTPClientRequest.Body.Length = body.length.map { .known(Int64($0)) } ?? .unknown
+                outgoing.body = .stream(ByteBufferChunks(chunks: body.chunks(reportingTo: progress)), length: length)
+                return outgoing
+            }
             switch body.source {
             case .bytes(let data):
                 outgoing.body = .bytes(data)

@@ -97,6 +97,20 @@ final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
     func urlSession(
         _ session: URLSession,
         task: URLSessionTask,
+        didSendBodyData bytesSent: Int64,
+        totalBytesSent: Int64,
+        totalBytesExpectedToSend: Int64
+    ) {
+        guard let exchange = exchange(for: task), let progress = exchange.uploadProgress else { return }
+        // FoundationNetworking says 0 (Apple's URLSession -1) for a body sent from a stream, as a
+        // file is, though the library knows its length.
+        let expected = totalBytesExpectedToSend > 0 ? totalBytesExpectedToSend : exchange.uploadLength
+        progress(TransferProgress(direction: .upload, completedByteCount: totalBytesSent, expectedByteCount: expected))
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        task: URLSessionTask,
         willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest,
         completionHandler: @escaping @Sendable (URLRequest?) -> Void

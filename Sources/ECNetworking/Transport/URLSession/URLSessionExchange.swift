@@ -104,11 +104,21 @@ final class URLSessionExchange: SessionTask {
     private let delivery: Delivery
     private let state = LockedState(State())
 
-    init(task: URLSessionDataTask, limit: Int?, delegate: TransportDelegate, delivery: Delivery) {
+    /// Who hears of the request body's bytes as the session sends them.
+    let uploadProgress: TransferProgressHandler?
+    /// The request body's length, when known: a session sending a stream does not know it.
+    let uploadLength: Int64?
+
+    init(
+        task: URLSessionDataTask, limit: Int?, delegate: TransportDelegate, delivery: Delivery,
+        uploadProgress: TransferProgressHandler? = nil, uploadLength: Int? = nil
+    ) {
         self.task = task
         self.limit = limit
         self.delegate = delegate
         self.delivery = delivery
+        self.uploadProgress = uploadProgress
+        self.uploadLength = uploadLength.map(Int64.init)
     }
 
     /// Whether the body goes to a reader chunk by chunk.

@@ -86,7 +86,11 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
     /// ``invalidate()`` it fails with ``NetworkError/invalidated`` without reaching the session.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         let urlRequest = try await URLRequest.sending(request)
-        guard let exchange = exchange(for: urlRequest, limit: limit(of: request), delivery: .streamed) else {
+        guard
+            let exchange = exchange(
+                for: urlRequest, limit: limit(of: request), delivery: .streamed, uploadProgress: request.uploadProgress,
+                uploadLength: request.body?.length)
+        else {
             throw NetworkError.invalidated
         }
         return try await exchange.head()
@@ -103,7 +107,8 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
 
     /// A new exchange for `urlRequest`, registered with the delegate; `nil` once invalidated.
     private func exchange(
-        for urlRequest: URLRequest, limit: Int?, delivery: URLSessionExchange.Delivery
+        for urlRequest: URLRequest, limit: Int?, delivery: URLSessionExchange.Delivery,
+        uploadProgress: TransferProgressHandler? = nil, uploadLength: Int? = nil
     ) -> URLSessionExchange? {
         // Creating the task under the same lock that `invalidate()` takes means a task is either
         // created before the session is invalidated or not at all: creating one in an invalidated
@@ -111,7 +116,8 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
         invalidated.withLock { invalidated -> URLSessionExchange? in
             guard !invalidated else { return nil }
             let exchange = URLSessionExchange(
-                task: session.dataTask(with: urlRequest), limit: limit, delegate: delegate, delivery: delivery)
+                task: session.dataTask(with: urlRequest), limit: limit, delegate: delegate, delivery: delivery,
+                uploadProgress: uploadProgress, uploadLength: uploadLength)
             delegate.register(exchange)
             return exchange
         }
