@@ -44,9 +44,13 @@ extension Tour {
             "the server read the photo as \(String(describing: readPhoto)), not the \(photo.count) bytes sent")
         try TourFailure.check(
             receipt.part(named: "caption")?.value == "Sunset over the bay", "the caption did not arrive as sent")
+        let uploaded = milestones.reports(.upload).last
+        try TourFailure.check(
+            uploaded?.fractionCompleted == 1 && (uploaded?.completedByteCount ?? 0) > Int64(photo.count),
+            "the upload progress did not reach the whole form: \(String(describing: uploaded))")
         try TourFailure.check(
             milestones.reports(.download).last?.fractionCompleted == 1, "no download progress reached the end")
-        console.passed("the form went from disk, the server's receipt matches the file byte for byte (CRC-32)")
+        console.passed("the form went from disk with its progress, and the server's receipt matches the file (CRC-32)")
     }
 
     /// Four events, the connection dropped by the server after the second: the subscription

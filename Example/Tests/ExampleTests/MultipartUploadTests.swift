@@ -58,6 +58,33 @@ struct MultipartUploadTests {
         }
     }
 
+    @Test("upload progress counts the form's bytes up to its Content-Length")
+    func uploadProgress() async throws {
+        try await withDemoServer { server in
+            let client = makeClient(for: server)
+            var form = MultipartFormData()
+            form.append("Sunset", name: "caption")
+            form.append(
+                Data.sample(count: 3 * 1_048_576), name: "photo", fileName: "sunset.jpg", contentType: "image/jpeg")
+            let (updates, handler) = TransferProgressHandler.makeStream(bufferingPolicy: .unbounded)
+
+            async let receipt = client.network.send(FormUploadRequest(form: form), progress: handler)
+            var reports: [TransferProgress] = []
+            for await progress in updates {
+                reports.append(progress)
+            }
+
+            #expect(try await receipt.part(named: "photo")?.byteCount == 3 * 1_048_576)
+            let recorded = try #require(await server.recorder.requests(path: "/upload/form").last)
+            let length = try #require(recorded.headers["Content-Length"].flatMap { Int64($0) })
+            let uploads = reports.filter { $0.direction == .upload }
+            #expect(uploads.count > 1, "3 MB go up in more than one piece")
+            #expect(uploads.map(\.completedByteCount) == uploads.map(\.completedByteCount).sorted())
+            #expect(uploads.last?.completedByteCount == length)
+            #expect(uploads.allSatisfy { $0.expectedByteCount == length })
+        }
+    }
+
     @Test("a form the server cannot read is a 400 carrying the server's reason")
     func malformedFormIsRejected() async throws {
         try await withDemoServer { server in
