@@ -13,7 +13,10 @@ struct ServerSentEventsTests {
     func eventsArriveAndEnd() async throws {
         try await withDemoServer { server in
             let client = makeClient(for: server)
-            let request = TickEventsRequest(count: 3, intervalMilliseconds: 150, retryMilliseconds: 250)
+            // Long enough that a loaded machine, which can hold the client a second behind, still
+            // sees events arrive over time.
+            let (count, interval) = (8, 250)
+            let request = TickEventsRequest(count: count, intervalMilliseconds: interval, retryMilliseconds: 400)
             let start = clock.now
 
             var events: [ServerSentEvent] = []
@@ -24,14 +27,13 @@ struct ServerSentEventsTests {
             }
 
             #expect(
-                events == [
-                    ServerSentEvent(id: "1", event: "tick", data: "tick 1\nof 3", retry: .milliseconds(250)),
-                    ServerSentEvent(id: "2", event: "tick", data: "tick 2\nof 3"),
-                    ServerSentEvent(id: "3", event: "done", data: "tick 3\nof 3"),
-                ])
-            // Two intervals between the first and the last: a body read at its end would deliver them at
-            // once. One is asked for, as a loaded machine may hold the first events back a while.
-            #expect(arrivals.count == 3 && arrivals[2] - arrivals[0] >= .milliseconds(150))
+                events.first == ServerSentEvent(id: "1", event: "tick", data: "tick 1\nof 8", retry: .milliseconds(400))
+            )
+            #expect(events.dropFirst().first == ServerSentEvent(id: "2", event: "tick", data: "tick 2\nof 8"))
+            #expect(events.last == ServerSentEvent(id: "8", event: "done", data: "tick 8\nof 8"))
+            #expect(events.map(\.id) == (1...count).map { String($0) })
+            // Read whole at the end, the body would deliver every event at once.
+            #expect(arrivals.count == count && arrivals[count - 1] - arrivals[0] >= .milliseconds(2 * interval))
             let recorded = await server.recorder.requests(path: "/events")
             #expect(recorded.count == 1, "without reconnection, the end of the stream is the end")
             // The subscription asks for an event stream, whatever the client's default Accept.
