@@ -114,4 +114,31 @@ struct ResponseStreamTests {
             #expect(received == 100_000, "\(received) of the 100000 bytes that arrived were read")
         }
     }
+
+    @Test("an open stream does not hold the only concurrency slot, unless streamsHoldConcurrencySlot says so")
+    func streamsLeaveTheSlotAtTheHead() async throws {
+        try await withDemoServer { server in
+            let client = makeClient(for: server) { $0.maximumConcurrentRequests = 1 }
+            let stream = try await client.network.stream(TokenStreamRequest(count: 400, intervalMilliseconds: 25))
+            var lines = stream.lines.makeAsyncIterator()
+            _ = try await lines.next()
+
+            // The stream is still open, and another send gets the slot.
+            let reply = try await client.send(SlowRequest(milliseconds: 0))
+            #expect(reply.waitedMilliseconds == 0)
+            stream.cancel()
+
+            let holding = makeClient(for: server) {
+                $0.maximumConcurrentRequests = 1
+                $0.streamsHoldConcurrencySlot = true
+            }
+            let held = try await holding.network.stream(TokenStreamRequest(count: 400, intervalMilliseconds: 25))
+            let waiting = Task { try await holding.send(SlowRequest(milliseconds: 0)) }
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(await server.recorder.requests(path: "/slow").count == 1, "the second send waits for the stream")
+            held.cancel()
+            _ = try await waiting.value
+            #expect(await server.recorder.requests(path: "/slow").count == 2)
+        }
+    }
 }
