@@ -50,7 +50,7 @@ extension Tour {
             "the upload progress did not reach the whole form: \(String(describing: uploaded))")
         try TourFailure.check(
             milestones.reports(.download).last?.fractionCompleted == 1, "no download progress reached the end")
-        console.passed("the form went from disk with its progress, and the server's receipt matches the file (CRC-32)")
+        console.passed("sent with upload progress; the server's receipt matches the file byte for byte (CRC-32)")
     }
 
     /// Four events, the connection dropped by the server after the second: the subscription
