@@ -29,6 +29,10 @@ enum DemoRouter {
         StatusRoutes().register(on: router)
         RedirectRoutes().register(on: router)
         UploadRoutes().register(on: router)
+        FormUploadRoutes().register(on: router)
+        TokenStreamRoutes(recorder: recorder).register(on: router)
+        EventStreamRoutes(recorder: recorder).register(on: router)
+        MislabelledRoutes().register(on: router)
         CatalogRoutes(catalog: catalog, recorder: recorder).register(on: router)
         return router
     }

@@ -16,15 +16,15 @@ struct Tour {
     /// The embedded server's recorder, for its side of the story (login and catalog counts); `nil` when the
     /// tour runs against another server.
     private let recorder: RequestRecorder?
-    private let console: TourConsole
+    let console: TourConsole
     private let isVerbose: Bool
     /// Every stage of every request, for the checks that depend on order and timing.
-    private let events = StageEventLog()
+    let events = StageEventLog()
     /// Every span of every send; in-process, since there is no exporter here.
     private let tracer = InMemoryTracer(idGenerator: .hexadecimal)
     /// Every duration the library measured, through swift-metrics.
     private let metrics = TourMetrics()
-    private let client: DemoClient
+    let client: DemoClient
 
     /// Creates a tour of the API at `baseURL`, writing to `console`; `isVerbose` adds the library's log.
     init(baseURL: URL, recorder: RequestRecorder?, console: TourConsole = .standardOutput, isVerbose: Bool = false) {
@@ -48,6 +48,7 @@ struct Tour {
         try await retryFlakyEndpoint()
         try await storedThenFreshCatalog()
         try await generatedOpenAPIClient()
+        try await transfers()
         console.write("")
         console.write("Tour complete: every step behaved as expected.")
     }

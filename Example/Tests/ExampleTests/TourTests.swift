@@ -16,13 +16,17 @@ struct TourTests {
 
             let lines = output.lines
             #expect(lines.last == "Tour complete: every step behaved as expected.")
-            #expect(lines.filter { $0.hasPrefix("== ") }.count == 9)
+            #expect(lines.filter { $0.hasPrefix("== ") }.count == 10)
             #expect(lines.contains("  → getUser(id: 999999) → .notFound, APIError not_found"))
             #expect(lines.filter { $0.hasPrefix("  → trace ") }.count == 3)
             #expect(lines.filter { $0.hasPrefix("  → http.client.request.duration ") }.count == 3)
             #expect(lines.contains("    [will-begin] POST /login"))
             #expect(lines.contains("  → 204 No Content → Void"))
             #expect(lines.contains("    [completed] 304 GET /catalog"))
+            #expect(lines.contains("  → server read part photo: sunset.jpg, image/jpeg, 4194304 bytes"))
+            #expect(lines.contains { $0.hasSuffix(": event done id 4: tick 4 ⏎ of 4") })
+            #expect(lines.contains("  → 2 connections; the reconnection sent Last-Event-ID: [\"2\"]"))
+            #expect(lines.contains("  → download 100 %: 8.0 MiB of 8.0 MiB"))
             // One login on demand, one for the new client of the concurrency step.
             #expect(await server.recorder.loginCount == 2)
         }

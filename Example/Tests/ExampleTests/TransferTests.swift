@@ -18,4 +18,30 @@ struct TransferTests {
             #expect(echoed == body)
         }
     }
+
+    @Test("a file goes to the server as the body, read from disk, with its length")
+    func fileUpload() async throws {
+        try await withKnownIssue(Comment(rawValue: KnownLibraryIssue.fileBodyIsChunkedWithLength)) {
+            try await uploadFile()
+        } when: {
+            KnownLibraryIssue.sendsFileBodiesChunkedWithLength
+        }
+    }
+
+    private func uploadFile() async throws {
+        try await withDemoServer { server in
+            try await withTemporaryDirectory { directory in
+                let client = makeClient(for: server)
+                let file = try write(
+                    Data.sample(count: 2 * 1_048_576 + 3), to: directory.appendingPathComponent("a.bin"))
+
+                let receipt = try await client.send(FileUploadRequest(file: file))
+
+                #expect(receipt == UploadReceipt(bytes: 2 * 1_048_576 + 3))
+                let recorded = try #require(await server.recorder.requests(path: "/upload").last)
+                #expect(recorded.headers.values(for: "Content-Length") == ["\(2 * 1_048_576 + 3)"])
+                #expect(recorded.headers["Transfer-Encoding"] == nil)
+            }
+        }
+    }
 }

@@ -2,7 +2,7 @@ internal import Hummingbird
 
 /// Counts the requests whose handler is running, so tests can observe how many a client sends concurrently.
 ///
-/// A request counts until its handler returns; streaming a response body afterwards (as `/big` does) is not counted.
+/// A request counts until its handler returns; streaming a response body afterwards (as `/files/large`, `/stream/tokens` and `/events` do) is not counted.
 struct InFlightMiddleware<Context: RequestContext>: RouterMiddleware {
     let recorder: RequestRecorder
 

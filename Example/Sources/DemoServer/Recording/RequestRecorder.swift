@@ -14,6 +14,10 @@ public actor RequestRecorder {
     ///
     /// Requests cut short by ``DemoServer/stop()`` are not counted.
     public private(set) var cancelledSlowRequests = 0
+    /// The paths of the streamed responses (`/stream/tokens`, `/events`) whose body ended before
+    /// its last piece because the client went away, in the order the server noticed; a stream cut
+    /// short by ``DemoServer/stop()`` is recorded too.
+    public private(set) var abandonedStreams: [String] = []
     /// The number of `GET /catalog` requests answered, with the catalog or with `304 Not Modified`.
     public private(set) var catalogHits = 0
     /// How many of ``catalogHits`` were answered `304 Not Modified`, without sending the catalog again.
@@ -45,6 +49,10 @@ public actor RequestRecorder {
 
     func recordCancelledSlowRequest() {
         cancelledSlowRequests += 1
+    }
+
+    func recordAbandonedStream(path: String) {
+        abandonedStreams.append(path)
     }
 
     func recordCatalogHit(notModified: Bool) {

@@ -1,24 +1,31 @@
 internal import Hummingbird
 internal import NIOCore
 
-/// `GET /big?bytes=N`: a body of exactly N bytes, streamed in chunks so the server never holds it whole.
+/// `GET /files/large?bytes=N`: a body of exactly N bytes with its `Content-Length`, generated in
+/// chunks as it is sent, so the server never holds it whole.
 ///
-/// Byte `i` of the body is `i % 256`, so a client can check that nothing was lost or reordered.
+/// The body is ``LargeFileContent``.
+/// `&failAfter=K` (K < N) announces the same length but drops the connection after K bytes: a
+/// server failing mid-body, for what a client leaves behind then.
 struct DownloadRoutes {
     static let chunkSize = 64 * 1_024
     /// One chunk of the pattern; its size is a multiple of 256, so consecutive chunks continue the pattern.
-    static let chunk = ByteBuffer(bytes: (0..<chunkSize).map { UInt8(truncatingIfNeeded: $0) })
+    static let chunk = ByteBuffer(bytes: LargeFileContent.prefix(chunkSize))
 
     func register(on router: Router<BasicRequestContext>) {
-        router.get("big") { request, _ in
+        router.get("files/large") { request, _ in
             let byteCount = try request.integerQueryParameter("bytes", in: 0...(1 << 32), default: 1_024 * 1_024)
+            let failAfter = try request.integerQueryParameter(
+                "failAfter", in: 0...max(0, byteCount - 1), default: byteCount)
             let body = ResponseBody(contentLength: byteCount) { writer in
-                var remaining = byteCount
-                while remaining > 0 {
-                    let size = min(remaining, Self.chunkSize)
+                var sent = 0
+                while sent < failAfter {
+                    let size = min(failAfter - sent, Self.chunkSize)
                     try await writer.write(Self.chunk.getSlice(at: 0, length: size) ?? ByteBuffer())
-                    remaining -= size
+                    sent += size
                 }
+                // Throwing after the head closes the connection with the body short of its length.
+                guard sent == byteCount else { throw DroppedConnection() }
                 try await writer.finish(nil)
             }
             return Response(status: .ok, headers: [.contentType: "application/octet-stream"], body: body)

@@ -12,6 +12,10 @@ struct DemoServerError: Error {
         Self(status: .badRequest, body: APIError(error: "bad_request", message: message))
     }
 
+    static func unsupportedMediaType(_ message: String) -> Self {
+        Self(status: .unsupportedMediaType, body: APIError(error: "unsupported_media_type", message: message))
+    }
+
     static func notFound(_ message: String) -> Self {
         Self(status: .notFound, body: APIError(error: "not_found", message: message))
     }
