@@ -72,7 +72,7 @@ public final class DemoServer: Sendable {
         )
         var groupConfiguration = ServiceGroupConfiguration(services: [application], logger: logger)
         // A request still running (a long `/slow`) must not keep `stop()` waiting forever.
-        groupConfiguration.maximumGracefulShutdownDuration = .seconds(2)
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(4)
         let serviceGroup = ServiceGroup(configuration: groupConfiguration)
         let runTask = Task {
             // Ends the wait in `start` if the server fails before it ever listens.

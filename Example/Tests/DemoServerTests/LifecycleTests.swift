@@ -58,8 +58,9 @@ struct LifecycleTests {
         let start = clock.now
         await server.stop()
 
-        // The graceful shutdown would wait 2 s for a busy connection; an idle one must not hold it.
-        #expect(clock.now - start < .milliseconds(1900))
+        // The graceful shutdown would wait 4 s for a busy connection; an idle one must not hold it.
+        // The margin is wide because a loaded machine (the full suite on two cores) is slow to stop.
+        #expect(clock.now - start < .milliseconds(3500))
     }
 
     @Test func stopDoesNotWaitLongForARunningRequest() async throws {
@@ -74,7 +75,8 @@ struct LifecycleTests {
         let slowResult = await slowRequest.result
 
         #expect(arrived)
-        #expect(stopDuration < .seconds(5))
+        // The graceful shutdown gives up after 4 s, not the request's 30.
+        #expect(stopDuration < .seconds(7))
         #expect(throws: URLError.self) { try slowResult.get() }
         // Cut short by the server, not abandoned by the client.
         #expect(await server.recorder.cancelledSlowRequests == 0)

@@ -88,9 +88,7 @@ struct ResponseStreamTests {
 
     @Test("the bytes that arrived before the server dropped the connection are read before its error")
     func bytesBeforeADropAreRead() async throws {
-        await withKnownIssue(Comment(rawValue: KnownLibraryIssue.unreadBytesLostOnFailure)) {
-            try await readLateAfterADrop()
-        }
+        try await readLateAfterADrop()
     }
 
     private func readLateAfterADrop() async throws {

@@ -94,9 +94,7 @@ struct ServerSentEventsTests {
 
     @Test("with reconnection, a stream that ends in the middle of an event is resumed after the last whole one")
     func cutMidEventIsResumed() async throws {
-        await withKnownIssue(Comment(rawValue: KnownLibraryIssue.midEventEndIsNotReconnected)) {
-            try await resumeAfterACut()
-        }
+        try await resumeAfterACut()
     }
 
     private func resumeAfterACut() async throws {
