@@ -22,9 +22,7 @@ final class BodyRelay: DeadlineTarget, Sendable {
     static let capacity = 1_048_576
 
     private struct State: Sendable {
-        var chunks: [Data] = []
-        var nextChunk = 0
-        var bufferedBytes = 0
+        var chunks = ChunkQueue()
         var receivedBytes: Int64 = 0
         /// How the body ended, once it has: `.success` for a body read to its end by the relay.
         var ending: Result<Void, any Error>?
@@ -42,19 +40,6 @@ final class BodyRelay: DeadlineTarget, Sendable {
         var idleTimeout: Duration?
         var progress: DownloadProgressCounter?
 
-        var hasPendingChunk: Bool { nextChunk < chunks.count }
-
-        mutating func takeChunk() -> Data {
-            let chunk = chunks[nextChunk]
-            chunks[nextChunk] = Data()
-            nextChunk += 1
-            bufferedBytes -= chunk.count
-            if nextChunk == chunks.count {
-                chunks.removeAll(keepingCapacity: true)
-                nextChunk = 0
-            }
-            return chunk
-        }
     }
 
     private let source: ByteStream
@@ -102,9 +87,9 @@ final class BodyRelay: DeadlineTarget, Sendable {
             try await withUnsafeThrowingContinuation { continuation in
                 let (result, producer) = state.withLock {
                     state -> (Result<Data?, any Error>?, UnsafeContinuation<Void, Never>?) in
-                    if state.hasPendingChunk {
-                        let chunk = state.takeChunk()
-                        let producer = state.bufferedBytes < Self.capacity ? state.producer : nil
+                    if !state.chunks.isEmpty {
+                        let chunk = state.chunks.removeFirst()
+                        let producer = state.chunks.byteCount < Self.capacity ? state.producer : nil
                         if producer != nil { state.producer = nil }
                         return (.success(chunk), producer)
                     }
@@ -178,8 +163,7 @@ final class BodyRelay: DeadlineTarget, Sendable {
                 return (consumer, false, state.receivedBytes, state.progress, true)
             }
             state.chunks.append(chunk)
-            state.bufferedBytes += chunk.count
-            return (nil, state.bufferedBytes >= Self.capacity, state.receivedBytes, state.progress, true)
+            return (nil, state.chunks.byteCount >= Self.capacity, state.receivedBytes, state.progress, true)
         }
         guard isRunning else { return false }
         progress?.received(totalBytes: received)
@@ -187,7 +171,7 @@ final class BodyRelay: DeadlineTarget, Sendable {
         guard isFull else { return true }
         await withUnsafeContinuation { (producer: UnsafeContinuation<Void, Never>) in
             let resumesNow = state.withLock { state -> Bool in
-                guard state.ending == nil, state.bufferedBytes >= Self.capacity else { return true }
+                guard state.ending == nil, state.chunks.byteCount >= Self.capacity else { return true }
                 state.producer = producer
                 return false
             }
@@ -205,7 +189,7 @@ final class BodyRelay: DeadlineTarget, Sendable {
         let timing = state.withLock { state -> (remaining: Duration, idleTimeout: Duration)? in
             guard state.ending == nil, let idleTimeout = state.idleTimeout else { return nil }
             state.idleDeadline = nil
-            let silence = state.bufferedBytes > 0 ? .zero : now - state.lastActivity
+            let silence = state.chunks.isEmpty ? now - state.lastActivity : .zero
             return (idleTimeout - silence, idleTimeout)
         }
         guard let (remaining, idleTimeout) = timing else { return }
@@ -237,9 +221,7 @@ final class BodyRelay: DeadlineTarget, Sendable {
             state.endHandlers = []
             if case .failure = outcome, !keepingUnreadBytes {
                 // Bytes nobody will read are released at once.
-                state.chunks = []
-                state.nextChunk = 0
-                state.bufferedBytes = 0
+                _ = state.chunks.removeAll()
             }
             return ending
         }

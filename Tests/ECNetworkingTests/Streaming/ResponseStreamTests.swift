@@ -127,13 +127,13 @@ struct ResponseStreamTests {
                 statusCode: 200,
                 body: ByteStream(next: {
                     guard let next = chunks.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { return nil }
-                    if next == "second\n" { try await Task.sleep(for: .milliseconds(2_500)) }
+                    if next == "second\n" { try await Task.sleep(for: .seconds(4)) }
                     return Data(next.utf8)
                 }))
         }
         var configuration = NetworkConfiguration(baseURL: URL(string: "https://api.example.com")!)
         // Long enough for the head on a loaded machine, shorter than the gap before the second line.
-        configuration.timeout = .seconds(1)
+        configuration.timeout = .seconds(3)
         let network = URLSessionNetwork(configuration: configuration, transport: transport)
         let stream = try await network.stream(NetworkRequest(url: URL(string: "https://api.example.com/tokens")!))
         var lines: [String] = []

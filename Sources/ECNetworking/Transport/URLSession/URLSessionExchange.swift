@@ -53,10 +53,8 @@ final class URLSessionExchange: SessionTask {
 
     private struct State {
         var head = HeadHandoff()
-        /// Chunks received and not yet read; `chunks[nextChunk...]` are pending.
-        var chunks: [Data] = []
-        var nextChunk = 0
-        var bufferedBytes = 0
+        /// Chunks received and not yet read.
+        var chunks = ChunkQueue()
         var receivedBytes = 0
         /// How the transfer ended, once it has: `nil` for a body complete and read to its end.
         var ending: Result<Void, any Error>?
@@ -67,11 +65,11 @@ final class URLSessionExchange: SessionTask {
         /// on Linux (see the type's comment).
         var spill: SpillFile?
 
-        var hasPendingChunk: Bool { nextChunk < chunks.count || (spill?.unreadCount ?? 0) > 0 }
+        var hasPendingChunk: Bool { !chunks.isEmpty || (spill?.unreadCount ?? 0) > 0 }
 
         /// The oldest bytes not yet read: a chunk kept in memory, or else a part of the spill file.
         mutating func takePending() -> Result<Data, any Error> {
-            if nextChunk < chunks.count { return .success(takeChunk()) }
+            if !chunks.isEmpty { return .success(chunks.removeFirst()) }
             guard let data = spill?.read(upTo: URLSessionExchange.lowWaterMark) else {
                 discardSpill()
                 return .failure(NetworkError.transport(URLError(.cannotOpenFile)))
@@ -83,18 +81,6 @@ final class URLSessionExchange: SessionTask {
         mutating func discardSpill() {
             spill?.close()
             spill = nil
-        }
-
-        mutating func takeChunk() -> Data {
-            let chunk = chunks[nextChunk]
-            chunks[nextChunk] = Data()
-            nextChunk += 1
-            bufferedBytes -= chunk.count
-            if nextChunk == chunks.count {
-                chunks.removeAll(keepingCapacity: true)
-                nextChunk = 0
-            }
-            return chunk
         }
     }
 
@@ -141,7 +127,7 @@ final class URLSessionExchange: SessionTask {
     }
 
     /// The number of body bytes received and not yet read.
-    var bufferedBytes: Int { state.withLock { $0.bufferedBytes } }
+    var bufferedBytes: Int { state.withLock { $0.chunks.byteCount } }
 
     // MARK: - The sender and the reader
 
@@ -171,7 +157,7 @@ final class URLSessionExchange: SessionTask {
                 let (result, resumesTask) = state.withLock { state -> (Result<Data?, any Error>?, Bool) in
                     if state.hasPendingChunk {
                         let chunk = state.takePending()
-                        let resumes = state.isSuspended && state.bufferedBytes <= Self.lowWaterMark
+                        let resumes = state.isSuspended && state.chunks.byteCount <= Self.lowWaterMark
                         if resumes { state.isSuspended = false }
                         return (chunk.map { $0 }, resumes)
                     }
@@ -199,9 +185,7 @@ final class URLSessionExchange: SessionTask {
             // A body that arrived whole but was let go unread: what waits for the reader goes.
             state.withLock { state in
                 state.discardSpill()
-                state.chunks = []
-                state.nextChunk = 0
-                state.bufferedBytes = 0
+                _ = state.chunks.removeAll()
             }
             return
         }
@@ -257,8 +241,7 @@ final class URLSessionExchange: SessionTask {
                 return (state.spill!.append(data) ? .none : .spillFailed, nil)
             }
             state.chunks.append(data)
-            state.bufferedBytes += data.count
-            guard isStreamed, !state.isSuspended, state.bufferedBytes > Self.highWaterMark else { return (.none, nil) }
+            guard isStreamed, !state.isSuspended, state.chunks.byteCount > Self.highWaterMark else { return (.none, nil) }
             guard Self.suspendsForSlowReaders else {
                 state.spill = SpillFile()
                 return (state.spill == nil ? .spillFailed : .none, nil)
@@ -314,7 +297,7 @@ final class URLSessionExchange: SessionTask {
     }
 
     /// `chunks` as one `Data`, copied only when there is more than one.
-    private static func joined(_ chunks: [Data]) -> Data {
+    private static func joined(_ chunks: ArraySlice<Data>) -> Data {
         guard chunks.count > 1 else { return chunks.first ?? Data() }
         var body = Data()
         body.reserveCapacity(chunks.reduce(0) { $0 + $1.count })
@@ -329,7 +312,7 @@ final class URLSessionExchange: SessionTask {
         /// A gathered exchange's completion handler, told of a failure.
         var completion: (@Sendable (Result<TransportResponse, any Error>) -> Void)?
         /// Every chunk a gathered exchange kept, when it ended complete.
-        var chunks: [Data] = []
+        var chunks: ArraySlice<Data> = []
 
         func resume(with error: any Error) {
             head?.resume(throwing: error)
@@ -353,18 +336,14 @@ final class URLSessionExchange: SessionTask {
             var waiters = Waiters()
             if case .gathered(let completion) = delivery {
                 // The body goes to the completion handler whole, so nothing is left to read.
-                if case .success = outcome { waiters.chunks = state.chunks }
+                let chunks = state.chunks.removeAll()
+                if case .success = outcome { waiters.chunks = chunks }
                 waiters.completion = completion
-                state.chunks = []
-                state.nextChunk = 0
-                state.bufferedBytes = 0
                 return waiters
             }
             if case .failure = outcome, !keepingUnreadBytes {
                 // Bytes nobody will read are released at once.
-                state.chunks = []
-                state.nextChunk = 0
-                state.bufferedBytes = 0
+                _ = state.chunks.removeAll()
                 state.discardSpill()
             }
             let error: any Error
