@@ -241,7 +241,9 @@ final class URLSessionExchange: SessionTask {
                 return (state.spill!.append(data) ? .none : .spillFailed, nil)
             }
             state.chunks.append(data)
-            guard isStreamed, !state.isSuspended, state.chunks.byteCount > Self.highWaterMark else { return (.none, nil) }
+            guard isStreamed, !state.isSuspended, state.chunks.byteCount > Self.highWaterMark else {
+                return (.none, nil)
+            }
             guard Self.suspendsForSlowReaders else {
                 state.spill = SpillFile()
                 return (state.spill == nil ? .spillFailed : .none, nil)
