@@ -12,14 +12,37 @@ struct MediaRange: Equatable, Sendable {
     /// Parses `text`, or returns `nil` when it is not `type/subtype`.
     init?(_ text: some StringProtocol) {
         let whole = Substring(text)
-        let bytes = whole.utf8
+        // The parts are found as byte offsets in the text's own storage, then cut out once: walking
+        // a substring's views index by index costs several times as much.
+        let found =
+            whole.utf8.withContiguousStorageIfAvailable(Self.parts(of:))
+            ?? Array(whole.utf8).withUnsafeBufferPointer(Self.parts(of:))
+        guard let (typeOffsets, subtypeOffsets) = found else { return nil }
+        type = whole.cut(typeOffsets)
+        subtype = whole.cut(subtypeOffsets)
+    }
+
+    /// The byte offsets of the type and the subtype, without spaces and tabs around them and
+    /// without parameters, or `nil` unless both are there and there is one slash between them.
+    private static func parts(of bytes: UnsafeBufferPointer<UInt8>) -> (Range<Int>, Range<Int>)? {
         let end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex
-        guard let slash = bytes[..<end].firstIndex(of: UInt8(ascii: "/")) else { return nil }
-        let subtypeStart = bytes.index(after: slash)
-        guard !bytes[subtypeStart..<end].contains(UInt8(ascii: "/")) else { return nil }
-        type = whole[whole.startIndex..<slash].trimmingASCIISpaces()
-        subtype = whole[subtypeStart..<end].trimmingASCIISpaces()
+        guard let slash = bytes[..<end].firstIndex(of: UInt8(ascii: "/")),
+            !bytes[(slash + 1)..<end].contains(UInt8(ascii: "/"))
+        else { return nil }
+        let type = trimmingSpaces(0..<slash, in: bytes)
+        let subtype = trimmingSpaces((slash + 1)..<end, in: bytes)
         guard !type.isEmpty, !subtype.isEmpty else { return nil }
+        return (type, subtype)
+    }
+
+    /// `range` without spaces and tabs at either end.
+    private static func trimmingSpaces(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
+        func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+        var start = range.lowerBound
+        var end = range.upperBound
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        while start < end, isSpace(bytes[end - 1]) { end -= 1 }
+        return start..<end
     }
 
     /// The ranges of an `Accept` header, in order; elements that do not parse are skipped.
@@ -48,14 +71,10 @@ struct MediaRange: Equatable, Sendable {
 }
 
 extension Substring {
-    /// The text without spaces and tabs at either end.
-    fileprivate func trimmingASCIISpaces() -> Substring {
-        let bytes = utf8
-        var start = bytes.startIndex
-        var end = bytes.endIndex
-        func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        while start < end, isSpace(bytes[start]) { start = bytes.index(after: start) }
-        while start < end, isSpace(bytes[bytes.index(before: end)]) { end = bytes.index(before: end) }
+    /// The part between these UTF-8 offsets, which fall on character boundaries.
+    fileprivate func cut(_ offsets: Range<Int>) -> Substring {
+        let start = utf8.index(utf8.startIndex, offsetBy: offsets.lowerBound)
+        let end = utf8.index(start, offsetBy: offsets.count)
         return self[start..<end]
     }
 }

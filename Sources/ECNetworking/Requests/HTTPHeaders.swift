@@ -140,7 +140,27 @@ extension StringProtocol {
     /// names and media types compare; unlike `lowercased()` it allocates nothing on this
     /// per-request path.
     func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
-        utf8.equalsIgnoringASCIICase(other.utf8)
+        // Lengths first, in constant time for native strings: most names compared differ in length.
+        guard utf8.count == other.utf8.count else { return false }
+        // Then the bytes in place, which native strings hand out directly: walking the views'
+        // iterators costs several times as much per byte.
+        let compared = utf8.withContiguousStorageIfAvailable { left in
+            other.utf8.withContiguousStorageIfAvailable { right in left.equalsIgnoringASCIICase(right) }
+        }
+        return (compared ?? nil) ?? utf8.equalsIgnoringASCIICase(other.utf8)
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Compares two buffers of the same length, folding only ASCII letters.
+    func equalsIgnoringASCIICase(_ other: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard count == other.count else { return false }
+        for index in indices {
+            let a = self[index]
+            let b = other[index]
+            if a != b && a.asciiLowercased != b.asciiLowercased { return false }
+        }
+        return true
     }
 }
 
