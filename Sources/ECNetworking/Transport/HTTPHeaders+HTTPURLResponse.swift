@@ -13,8 +13,10 @@ extension HTTPHeaders {
         // Sized once: appending to an empty array reallocates as it grows, on every response.
         fields.reserveCapacity(allFields.count)
         for (name, value) in allFields {
-            // The keys and values are strings in practice; interpolation is only the fallback.
-            fields.append(Field(name: name as? String ?? "\(name)", value: value as? String ?? "\(value)"))
+            // The keys and values are strings in practice; interpolation is only the fallback. The
+            // key's base is cast, which is direct, where casting the `AnyHashable` itself unboxes it
+            // through the runtime's general path.
+            fields.append(Field(name: name.base as? String ?? "\(name)", value: value as? String ?? "\(value)"))
         }
         self.init(fields)
     }
