@@ -28,10 +28,19 @@ final class TransportCall: DeadlineTarget {
 
     private let request: TransportRequest
     private let route: TransportRoute
-    /// Whom the outcome goes to. A struct, not a bare closure: a closure stored as a generic
-    /// argument is reabstracted through a thunk, which costs an allocation per call.
-    private struct Waiter: Sendable {
-        let receive: @Sendable (Outcome) -> Void
+    /// Whom the outcome goes to: the sending task itself, or a handler. A type of its own, not a
+    /// bare closure: a closure stored as a generic argument is reabstracted through a thunk, and a
+    /// closure around the task's continuation would be one more allocation per call.
+    private enum Waiter: Sendable {
+        case task(UnsafeContinuation<NetworkResponse, any Error>)
+        case handler(@Sendable (Outcome) -> Void)
+
+        func receive(_ outcome: Outcome) {
+            switch self {
+            case .task(let continuation): continuation.resume(with: outcome)
+            case .handler(let handler): handler(outcome)
+            }
+        }
     }
 
     // The handoff lives inline in the lock's one allocation, so a call costs no more than that.
@@ -54,7 +63,7 @@ final class TransportCall: DeadlineTarget {
                     continuation.resume(throwing: NetworkError.cancelled)
                     return
                 }
-                call.start { continuation.resume(with: $0) }
+                call.start(Waiter.task(continuation))
             }
         } onCancel: {
             call.cancel()
@@ -63,8 +72,12 @@ final class TransportCall: DeadlineTarget {
 
     /// Starts the exchange; `completion` is called exactly once, possibly before this returns.
     func start(completion: @escaping @Sendable (Outcome) -> Void) {
-        if let earlyOutcome = state.withLock({ $0.wait(Waiter(receive: completion)) }) {
-            completion(earlyOutcome)
+        start(Waiter.handler(completion))
+    }
+
+    private func start(_ waiter: Waiter) {
+        if let earlyOutcome = state.withLock({ $0.wait(waiter) }) {
+            waiter.receive(earlyOutcome)
             return
         }
         // Scheduled before the first hop starts, so that it is stored with the hop, under one lock.
