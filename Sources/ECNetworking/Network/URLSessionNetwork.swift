@@ -115,8 +115,10 @@ public final class URLSessionNetwork: Network {
 
     /// Sends a request and returns its typed response.
     public func send<R: Request>(_ request: R, priority: RequestPriority) async throws -> R.Response {
-        var networkRequest = try request.buildRequest(with: configuration.baseURL)
-        networkRequest.customProperties.merge(request.customProperties)
+        var built = try request.buildRequest(with: configuration.baseURL)
+        built.customProperties.merge(request.customProperties)
+        // A constant for the closure to capture: a captured variable is boxed, and read by copying.
+        let networkRequest = built
         return try await runner.reportingMetrics(of: networkRequest) { context in
             let response = try await perform(
                 networkRequest, requestType: ObjectIdentifier(R.self), priority: priority, context: &context)
