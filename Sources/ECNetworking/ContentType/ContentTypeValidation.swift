@@ -9,7 +9,9 @@ enum ContentTypeValidation {
     /// is nothing to misread.
     ///
     /// - Throws: ``NetworkError/unacceptableContentType(_:)`` carrying the response.
-    static func validate(_ response: NetworkResponse, defaultTypes: [String]?, enabledByDefault: Bool) throws {
+    static func validate(_ response: borrowing NetworkResponse, defaultTypes: [String]?, enabledByDefault: Bool)
+        throws
+    {
         // Read through `response` rather than bound to a local: binding the request copied it.
         switch response.request?.validatesContentType {
         case false?: return

@@ -4,8 +4,9 @@ import Foundation
 /// header values, URL userinfo, query and fragment parameter values, and body field values.
 ///
 /// Built once per configuration, since it normalizes the names; ``forDescriptions`` serves
-/// descriptions.
-struct Redaction: Sendable {
+/// descriptions. A class, shared rather than copied: it holds nine arrays of names, and the
+/// redirect rules every attempt reads carry one.
+final class Redaction: Sendable {
     static let placeholder = "<redacted>"
     /// The placeholder percent-encoded, where the text must stay a valid URL.
     static let urlPlaceholder = "%3Credacted%3E"
