@@ -175,7 +175,7 @@ package struct StageRunner: Sendable {
     }
 
     /// Runs one attempt and tells the integrations how it ended.
-    private func attempt<Transport: AttemptTransport>(
+    @inline(__always) private func attempt<Transport: AttemptTransport>(
         _ request: NetworkRequest,
         carrying carriedProperties: CustomProperties?,
         priority: RequestPriority,

@@ -58,11 +58,10 @@ final class TransportCall: DeadlineTarget {
         return try await SendCancellation.withCancellationHandler {
             // Unchecked: `finish` hands the outcome out once, under the lock, so the continuation is
             // resumed exactly once; the checked kind would cost an allocation per request.
+            // No check for cancellation here: one that came first has already ended the call
+            // (the handler runs at once when registered late), so `start` hands back
+            // `NetworkError.cancelled` without starting anything.
             try await withUnsafeThrowingContinuation { continuation in
-                if SendCancellation.isCancelled {
-                    continuation.resume(throwing: NetworkError.cancelled)
-                    return
-                }
                 call.start(Waiter.task(continuation))
             }
         } onCancel: {
