@@ -251,7 +251,9 @@ package struct StageRunner: Sendable {
         // (Read from the parameter: reading it from `context` made every attempt copy the context.)
         let isReplayable = request.body?.isReplayable ?? true
         var response = try await transport.transmit(prepared, priority: priority, stages: stages, context: &context)
-        context.response = response
+        // The metrics and integrations read the response as the attempt left it, however it ends:
+        // stored once, on the way out, rather than copied in after every completed action.
+        defer { context.response = response }
         for action in stages.responseBegan {
             action.responseBegan(request: context.request, response: response)
         }
@@ -270,7 +272,6 @@ package struct StageRunner: Sendable {
             switch decision {
             case .proceed(let changed):
                 response = changed
-                context.response = changed
             case .retry(let delay):
                 guard context.attempts <= configuration.maximumRetries else {
                     throw NetworkError.retryLimitReached(attempts: context.attempts, response: response)
