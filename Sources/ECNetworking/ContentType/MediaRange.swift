@@ -2,24 +2,69 @@
 /// `image/*` or `*/*`, its parameters (`charset`, `q`) dropped. Type and subtype compare without
 /// regard to ASCII case.
 ///
-/// The parts are views into the header's text, found and compared byte by byte: validation runs
-/// on every decoded response, and lower-cased copies, or character-by-character searches, cost
-/// more there than the rest of the send's own work.
+/// The parts are byte offsets into the header's text, found and compared in the text's own
+/// storage: validation runs on every decoded response, and lower-cased copies, substrings cut out,
+/// or character-by-character searches cost more there than the rest of the send's own work.
 struct MediaRange: Equatable, Sendable {
-    let type: Substring
-    let subtype: Substring
+    /// The text the range was read from.
+    private let text: Substring
+    /// The byte offsets of the type and of the subtype in ``text``.
+    private let type: Range<Int>
+    private let subtype: Range<Int>
 
     /// Parses `text`, or returns `nil` when it is not `type/subtype`.
     init?(_ text: some StringProtocol) {
         let whole = Substring(text)
-        // The parts are found as byte offsets in the text's own storage, then cut out once: walking
-        // a substring's views index by index costs several times as much.
-        let found =
-            whole.utf8.withContiguousStorageIfAvailable(Self.parts(of:))
-            ?? Array(whole.utf8).withUnsafeBufferPointer(Self.parts(of:))
-        guard let (typeOffsets, subtypeOffsets) = found else { return nil }
-        type = whole.cut(typeOffsets)
-        subtype = whole.cut(subtypeOffsets)
+        guard let (type, subtype) = Self.withBytes(of: whole, Self.parts(of:)) else { return nil }
+        self.text = whole
+        self.type = type
+        self.subtype = subtype
+    }
+
+    /// The ranges of an `Accept` header, in order; elements that do not parse are skipped.
+    static func list(_ header: String) -> [MediaRange] {
+        header.split(separator: ",").compactMap(MediaRange.init)
+    }
+
+    static func == (lhs: MediaRange, rhs: MediaRange) -> Bool {
+        lhs.withParts { left in
+            rhs.withParts { right in
+                left.type.equalsIgnoringASCIICase(right.type) && left.subtype.equalsIgnoringASCIICase(right.subtype)
+            }
+        }
+    }
+
+    /// Whether the media type `contentType` falls in this range: `*/*` takes any type, `type/*`
+    /// any subtype of its type, and `application/json` (any `…/json`) also the structured
+    /// syntax suffix `+json`, as in `application/problem+json`.
+    func accepts(_ contentType: MediaRange) -> Bool {
+        withParts { range in
+            contentType.withParts { candidate in
+                let isAnySubtype = range.subtype.elementsEqual("*".utf8)
+                if isAnySubtype && range.type.elementsEqual("*".utf8) { return true }
+                guard range.type.equalsIgnoringASCIICase(candidate.type) else { return false }
+                if isAnySubtype || range.subtype.equalsIgnoringASCIICase(candidate.subtype) { return true }
+                // RFC 6839: a `+json` type is JSON with more meaning, so a JSON client can read it.
+                let suffix = "+json".utf8
+                return range.subtype.equalsIgnoringASCIICase("json".utf8) && candidate.subtype.count > suffix.count
+                    && candidate.subtype.suffix(suffix.count).equalsIgnoringASCIICase(suffix)
+            }
+        }
+    }
+
+    /// The type and the subtype as bytes of the text's storage, for `body`.
+    private func withParts<Result>(
+        _ body: ((type: Slice<UnsafeBufferPointer<UInt8>>, subtype: Slice<UnsafeBufferPointer<UInt8>>)) -> Result
+    ) -> Result {
+        Self.withBytes(of: text) { bytes in body((bytes[type], bytes[subtype])) }
+    }
+
+    /// The UTF-8 bytes of `text` for `body`: those of its storage (a bridged string is made
+    /// native first).
+    private static func withBytes<Result>(of text: Substring, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result
+    {
+        var text = text
+        return text.withUTF8(body)
     }
 
     /// The byte offsets of the type and the subtype, without spaces and tabs around them and
@@ -43,38 +88,5 @@ struct MediaRange: Equatable, Sendable {
         while start < end, isSpace(bytes[start]) { start += 1 }
         while start < end, isSpace(bytes[end - 1]) { end -= 1 }
         return start..<end
-    }
-
-    /// The ranges of an `Accept` header, in order; elements that do not parse are skipped.
-    static func list(_ header: String) -> [MediaRange] {
-        header.split(separator: ",").compactMap(MediaRange.init)
-    }
-
-    static func == (lhs: MediaRange, rhs: MediaRange) -> Bool {
-        lhs.type.equalsIgnoringASCIICase(rhs.type) && lhs.subtype.equalsIgnoringASCIICase(rhs.subtype)
-    }
-
-    /// Whether the media type `contentType` falls in this range: `*/*` takes any type, `type/*`
-    /// any subtype of its type, and `application/json` (any `…/json`) also the structured
-    /// syntax suffix `+json`, as in `application/problem+json`.
-    func accepts(_ contentType: MediaRange) -> Bool {
-        let isAnySubtype = subtype.utf8.elementsEqual("*".utf8)
-        if isAnySubtype && type.utf8.elementsEqual("*".utf8) { return true }
-        guard type.equalsIgnoringASCIICase(contentType.type) else { return false }
-        if isAnySubtype || subtype.equalsIgnoringASCIICase(contentType.subtype) { return true }
-        // RFC 6839: a `+json` type is JSON with more meaning, so a JSON client can read it.
-        let suffix = "+json".utf8
-        let candidate = contentType.subtype.utf8
-        return subtype.equalsIgnoringASCIICase("json") && candidate.count > suffix.count
-            && candidate.suffix(suffix.count).equalsIgnoringASCIICase(suffix)
-    }
-}
-
-extension Substring {
-    /// The part between these UTF-8 offsets, which fall on character boundaries.
-    fileprivate func cut(_ offsets: Range<Int>) -> Substring {
-        let start = utf8.index(utf8.startIndex, offsetBy: offsets.lowerBound)
-        let end = utf8.index(start, offsetBy: offsets.count)
-        return self[start..<end]
     }
 }

@@ -17,6 +17,7 @@ enum HeaderValidation {
     static func isToken(_ string: String) -> Bool {
         var string = string
         // Over the bytes in place, each looked up in a bit set: run for every header of every attempt.
+        let tokenBytes = tokenBytes
         return string.withUTF8 { bytes in
             !bytes.isEmpty && bytes.allSatisfy { byte in byte < 128 && tokenBytes.contains(byte) }
         }
