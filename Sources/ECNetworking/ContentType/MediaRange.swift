@@ -38,24 +38,51 @@ struct MediaRange: Equatable, Sendable {
     /// any subtype of its type, and `application/json` (any `…/json`) also the structured
     /// syntax suffix `+json`, as in `application/problem+json`.
     func accepts(_ contentType: MediaRange) -> Bool {
-        withParts { range in
-            contentType.withParts { candidate in
-                let isAnySubtype = range.subtype.elementsEqual("*".utf8)
-                if isAnySubtype && range.type.elementsEqual("*".utf8) { return true }
-                guard range.type.equalsIgnoringASCIICase(candidate.type) else { return false }
-                if isAnySubtype || range.subtype.equalsIgnoringASCIICase(candidate.subtype) { return true }
-                // RFC 6839: a `+json` type is JSON with more meaning, so a JSON client can read it.
-                let suffix = "+json".utf8
-                return range.subtype.equalsIgnoringASCIICase("json".utf8) && candidate.subtype.count > suffix.count
-                    && candidate.subtype.suffix(suffix.count).equalsIgnoringASCIICase(suffix)
+        withParts { range in contentType.withParts { candidate in Self.range(range, accepts: candidate) } }
+    }
+
+    /// Whether the media type in `contentType` (a `Content-Type` value) falls in one of the ranges
+    /// `ranges` name, as checking it against each of them parsed would tell: a range that does not
+    /// parse is skipped, and when none parses, any type passes. The texts are read in place, with
+    /// no range built: this is the check of every decoded response whose request has no `Accept`.
+    static func text(_ contentType: String, fallsInAnyOf ranges: [String]) -> Bool {
+        var contentType = contentType
+        return contentType.withUTF8 { typeBytes in
+            let typeParts = parts(of: typeBytes)
+            var namesAny = false
+            for var range in ranges {
+                let accepted = range.withUTF8 { rangeBytes -> Bool? in
+                    guard let (rangeType, rangeSubtype) = parts(of: rangeBytes) else { return nil }
+                    guard let (type, subtype) = typeParts else { return false }
+                    return Self.range(
+                        (rangeBytes[rangeType], rangeBytes[rangeSubtype]),
+                        accepts: (typeBytes[type], typeBytes[subtype]))
+                }
+                guard let accepted else { continue }
+                namesAny = true
+                if accepted { return true }
             }
+            return !namesAny
         }
     }
 
+    /// Whether the media type `candidate` falls in the range `range`; see ``accepts(_:)``.
+    private static func range(_ range: Parts, accepts candidate: Parts) -> Bool {
+        let isAnySubtype = range.subtype.elementsEqual("*".utf8)
+        if isAnySubtype && range.type.elementsEqual("*".utf8) { return true }
+        guard range.type.equalsIgnoringASCIICase(candidate.type) else { return false }
+        if isAnySubtype || range.subtype.equalsIgnoringASCIICase(candidate.subtype) { return true }
+        // RFC 6839: a `+json` type is JSON with more meaning, so a JSON client can read it.
+        let suffix = "+json".utf8
+        return range.subtype.equalsIgnoringASCIICase("json".utf8) && candidate.subtype.count > suffix.count
+            && candidate.subtype.suffix(suffix.count).equalsIgnoringASCIICase(suffix)
+    }
+
+    /// A type and a subtype, as bytes of a text's storage.
+    private typealias Parts = (type: Slice<UnsafeBufferPointer<UInt8>>, subtype: Slice<UnsafeBufferPointer<UInt8>>)
+
     /// The type and the subtype as bytes of the text's storage, for `body`.
-    private func withParts<Result>(
-        _ body: ((type: Slice<UnsafeBufferPointer<UInt8>>, subtype: Slice<UnsafeBufferPointer<UInt8>>)) -> Result
-    ) -> Result {
+    private func withParts<Result>(_ body: (Parts) -> Result) -> Result {
         Self.withBytes(of: text) { bytes in body((bytes[type], bytes[subtype])) }
     }
 
@@ -70,10 +97,17 @@ struct MediaRange: Equatable, Sendable {
     /// The byte offsets of the type and the subtype, without spaces and tabs around them and
     /// without parameters, or `nil` unless both are there and there is one slash between them.
     private static func parts(of bytes: UnsafeBufferPointer<UInt8>) -> (Range<Int>, Range<Int>)? {
-        let end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex
-        guard let slash = bytes[..<end].firstIndex(of: UInt8(ascii: "/")),
-            !bytes[(slash + 1)..<end].contains(UInt8(ascii: "/"))
-        else { return nil }
+        // One pass to the parameters: the one slash, and no second.
+        var slash: Int?
+        var end = 0
+        while end < bytes.count, bytes[end] != UInt8(ascii: ";") {
+            if bytes[end] == UInt8(ascii: "/") {
+                guard slash == nil else { return nil }
+                slash = end
+            }
+            end += 1
+        }
+        guard let slash else { return nil }
         let type = trimmingSpaces(0..<slash, in: bytes)
         let subtype = trimmingSpaces((slash + 1)..<end, in: bytes)
         guard !type.isEmpty, !subtype.isEmpty else { return nil }
