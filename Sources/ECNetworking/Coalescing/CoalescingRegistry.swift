@@ -17,9 +17,7 @@ final class CoalescingRegistry: Sendable {
             if let existing = calls[key], let member = existing.join(timeout: timeout) {
                 return (existing, member)
             }
-            let shared = SharedTransportCall(makeCall(), firstMemberTimeout: timeout) { [weak self] ended in
-                self?.forget(key, ended)
-            }
+            let shared = SharedTransportCall(makeCall(), firstMemberTimeout: timeout, registry: self, key: key)
             calls[key] = shared
             return (shared, SharedTransportCall.firstMember)
         }
@@ -28,10 +26,14 @@ final class CoalescingRegistry: Sendable {
     /// How many sends are members of the calls in progress.
     var waiterCount: Int { calls.withLock { $0.values.reduce(0) { $0 + $1.memberCount } } }
 
-    /// Forgets `call` unless a newer call with the same key has taken its place.
-    private func forget(_ key: CoalescingKey, _ call: SharedTransportCall) {
-        calls.withLock { calls in
-            if calls[key] === call { calls.removeValue(forKey: key) }
+    /// Forgets `call` unless a newer call with the same key has taken its place. The call tells
+    /// it once, when it ends or is abandoned.
+    func forget(_ key: CoalescingKey, _ call: SharedTransportCall) {
+        // Released after the lock: it may be the last reference to the call.
+        let forgotten = calls.withLock { calls -> SharedTransportCall? in
+            guard let index = calls.index(forKey: key), calls.values[index] === call else { return nil }
+            return calls.remove(at: index).value
         }
+        withExtendedLifetime(forgotten) {}
     }
 }

@@ -23,10 +23,13 @@ final class SharedTransportCall: Sendable {
         case finished
     }
 
+    /// Where the call is. Without a payload (the outcome is kept beside it): matching the phase
+    /// of a finished call then copies nothing, where it copied the whole response.
     private enum Phase {
         case waitingForSlot
         case onWire
-        case finished(TransportCall.Outcome)
+        /// Ended; the outcome is in the state's `outcome`.
+        case finished
         /// Every member left before the call ended; nobody may join it any more.
         case abandoned
     }
@@ -59,11 +62,66 @@ final class SharedTransportCall: Sendable {
         }
     }
 
+    /// The members: the one that made the call, kept inline, and those that joined, in a
+    /// dictionary made only once one joins. Most calls never have a second member, and a
+    /// dictionary of one cost an allocation and hashing on every coalesced send.
+    private struct Members {
+        private var first: Member?
+        private var others: [Int: Member] = [:]
+
+        init(first: Member) {
+            self.first = first
+        }
+
+        var isEmpty: Bool { first == nil && others.isEmpty }
+
+        var count: Int { (first == nil ? 0 : 1) + others.count }
+
+        /// The member that joined first of those still here.
+        var earliest: Int? { first != nil ? SharedTransportCall.firstMember : others.keys.min() }
+
+        subscript(member: Int) -> Member? {
+            get { member == SharedTransportCall.firstMember ? first : others[member] }
+            set {
+                if member == SharedTransportCall.firstMember {
+                    first = newValue
+                } else {
+                    others[member] = newValue
+                }
+            }
+        }
+
+        mutating func remove(_ member: Int) -> Member? {
+            member == SharedTransportCall.firstMember ? first.take() : others.removeValue(forKey: member)
+        }
+
+        /// Changes every member but `excluded`.
+        mutating func forEach(except excluded: Int, _ change: (inout Member) -> Void) {
+            if excluded != SharedTransportCall.firstMember, first != nil { change(&first!) }
+            for index in others.indices where others.keys[index] != excluded {
+                change(&others.values[index])
+            }
+        }
+
+        /// Takes every member out, leaving none.
+        mutating func removeAll() -> AllMembers {
+            defer { others = [:] }
+            return (first.take(), others)
+        }
+    }
+
+    /// The members taken out of a call that ended.
+    private typealias AllMembers = (first: Member?, others: [Int: Member])
+
     private struct State {
         var phase = Phase.waitingForSlot
-        var members: [Int: Member]
+        var members: Members
         var nextMember = 1
         var leader: Int? = SharedTransportCall.firstMember
+        /// The concurrency slot the leader took for the call, freed when the transport call ends.
+        var admission: AdmissionController?
+        /// What the call ended with, once it has finished.
+        var outcome: TransportCall.Outcome?
     }
 
     /// The member that creates the call, and leads it.
@@ -76,18 +134,19 @@ final class SharedTransportCall: Sendable {
 
     private let call: TransportCall
     private let state: LockedState<State>
-    /// Called once when the call ends or is abandoned, so the registry forgets it.
-    private let onEnd: @Sendable (SharedTransportCall) -> Void
+    /// Told once when the call ends or is abandoned, so that it forgets the call under `key`. A
+    /// strong reference: the registry holds the call only until then.
+    private let registry: CoalescingRegistry
+    private let key: CoalescingKey
 
-    /// Creates a call whose first member, ``firstMember``, has `timeout` and leads.
-    init(
-        _ call: TransportCall,
-        firstMemberTimeout timeout: Duration?,
-        onEnd: @escaping @Sendable (SharedTransportCall) -> Void
-    ) {
+    /// Creates a call whose first member, ``firstMember``, has `timeout` and leads; `registry`
+    /// holds it under `key` until it ends or is abandoned.
+    init(_ call: TransportCall, firstMemberTimeout timeout: Duration?, registry: CoalescingRegistry, key: CoalescingKey)
+    {
         self.call = call
-        self.state = LockedState(State(members: [Self.firstMember: Member(timeout: timeout)]))
-        self.onEnd = onEnd
+        self.state = LockedState(State(members: Members(first: Member(timeout: timeout))))
+        self.registry = registry
+        self.key = key
     }
 
     /// `request` as a shared call sends it: with ``backstop`` instead of the first member's
@@ -101,7 +160,7 @@ final class SharedTransportCall: Sendable {
     /// The outcome of a call that has finished: what a member told ``Turn/finished`` returns.
     var outcome: TransportCall.Outcome {
         state.withLock { state in
-            guard case .finished(let outcome) = state.phase else {
+            guard case .finished = state.phase, let outcome = state.outcome else {
                 preconditionFailure("a shared call's outcome is read only once it has finished")
             }
             return outcome
@@ -161,33 +220,30 @@ final class SharedTransportCall: Sendable {
         }
     }
 
-    /// Puts the call on the wire for `member`, which leads and holds a concurrency slot;
-    /// `whenDone` is called exactly once, when the transport call ends, to free the slot.
+    /// Puts the call on the wire for `member`, which leads and holds a slot of `admission`, if
+    /// any; the slot is released exactly once, when the transport call ends.
     ///
     /// - Returns: `false`, without starting, when `member` no longer leads because it left; the
     ///   caller then frees the slot itself.
-    func start(_ member: Int, whenDone: @escaping @Sendable () -> Void) -> Bool {
+    func start(_ member: Int, holding admission: AdmissionController?) -> Bool {
         let waiting = state.withLock { state -> [UnsafeContinuation<Turn, any Error>]? in
             guard case .waitingForSlot = state.phase, state.leader == member, state.members[member] != nil else {
                 return nil
             }
             state.phase = .onWire
             state.leader = nil
+            state.admission = admission
             // The leader knows it started; every other member is told, now or at its next wait.
             var waiting: [UnsafeContinuation<Turn, any Error>] = []
-            for index in state.members.values.indices where state.members.keys[index] != member {
-                if let continuation = state.members.values[index].give(.success(.started)) {
-                    waiting.append(continuation)
-                }
+            state.members.forEach(except: member) { other in
+                if let continuation = other.give(.success(.started)) { waiting.append(continuation) }
             }
             return waiting
         }
         guard let waiting else { return false }
         for continuation in waiting { continuation.resume(returning: .started) }
-        call.start { outcome in
-            whenDone()
-            self.finish(outcome)
-        }
+        // The handler captures the call alone, which costs no allocation; the slot is in the state.
+        call.start { outcome in self.finish(outcome) }
         return true
     }
 
@@ -202,7 +258,10 @@ final class SharedTransportCall: Sendable {
     }
 
     private func arm(_ member: Int, after timeout: Duration) {
-        let token = DeadlineScheduler.shared.schedule(after: timeout, MemberDeadline(call: self, member: member))
+        // The first member's deadline is told to the call itself, which saves an object per send.
+        let target: any DeadlineTarget =
+            member == Self.firstMember ? self : MemberDeadline(call: self, member: member)
+        let token = DeadlineScheduler.shared.schedule(after: timeout, target)
         // The member may have had its outcome meanwhile; then the deadline is no longer wanted.
         let kept = state.withLock { state in
             state.members[member]?.turn.updateResources { $0 = token } ?? false
@@ -220,13 +279,13 @@ final class SharedTransportCall: Sendable {
 
     private func leave(_ member: Int, timedOut: Bool) {
         let departure = state.withLock { state -> Departure? in
-            guard let removed = state.members.removeValue(forKey: member) else { return nil }
+            guard let removed = state.members.remove(member) else { return nil }
             var departure = Departure(member: removed, abandoned: state.members.isEmpty)
             if departure.abandoned {
                 state.phase = .abandoned
                 state.leader = nil
             } else if state.leader == member {
-                let next = state.members.keys.min()
+                let next = state.members.earliest
                 state.leader = next
                 if let next { departure.nextLeader = state.members[next]?.give(.success(.lead)) }
             }
@@ -241,7 +300,7 @@ final class SharedTransportCall: Sendable {
         }
         departure.nextLeader?.resume(returning: .lead)
         if departure.abandoned {
-            onEnd(self)
+            registry.forget(key, self)
             // Frees the slot through `whenDone` if the call was on the wire; a call still waiting
             // for a slot only records that it must never start.
             call.cancel()
@@ -249,22 +308,37 @@ final class SharedTransportCall: Sendable {
     }
 
     private func finish(_ outcome: TransportCall.Outcome) {
-        let members = state.withLock { state -> [Member]? in
+        // The slot is freed first, whatever else happens: the transport call is over.
+        let (admission, members) = state.withLock { state -> (AdmissionController?, AllMembers?) in
+            let admission = state.admission.take()
             // An abandoned call was cancelled by its last member, who already had its answer.
-            guard case .onWire = state.phase else { return nil }
-            state.phase = .finished(outcome)
-            defer { state.members = [:] }
-            return Array(state.members.values)
+            guard case .onWire = state.phase else { return (admission, nil) }
+            state.phase = .finished
+            state.outcome = outcome
+            return (admission, state.members.removeAll())
         }
+        admission?.release()
         guard let members else { return }
-        onEnd(self)
+        registry.forget(key, self)
         // Out of the shared state, so each turn is ended here without the lock. A member that is
         // not waiting learns the outcome from the phase at its next wait.
-        for var member in members {
-            guard let ending = member.turn.finish(.success(.finished)) else { continue }
-            if let deadline = ending.resources { DeadlineScheduler.shared.cancel(deadline) }
-            ending.waiter?.resume(returning: .finished)
-        }
+        if var first = members.first { Self.tellFinished(&first) }
+        for var member in members.others.values { Self.tellFinished(&member) }
+    }
+
+    /// Ends `member`'s wait for the outcome, which it reads from the call.
+    private static func tellFinished(_ member: inout Member) {
+        guard let ending = member.turn.finish(.success(.finished)) else { return }
+        if let deadline = ending.resources { DeadlineScheduler.shared.cancel(deadline) }
+        ending.waiter?.resume(returning: .finished)
+    }
+}
+
+extension SharedTransportCall: DeadlineTarget {
+    /// The first member's deadline passed (each other member's is told through a
+    /// ``MemberDeadline``).
+    func deadlinePassed() {
+        deadlinePassed(for: Self.firstMember)
     }
 }
 

@@ -9,7 +9,9 @@ enum ContentTypeValidation {
     /// is nothing to misread.
     ///
     /// - Throws: ``NetworkError/unacceptableContentType(_:)`` carrying the response.
-    static func validate(_ response: NetworkResponse, defaultTypes: [String]?, enabledByDefault: Bool) throws {
+    static func validate(_ response: borrowing NetworkResponse, defaultTypes: [String]?, enabledByDefault: Bool)
+        throws
+    {
         // Read through `response` rather than bound to a local: binding the request copied it.
         switch response.request?.validatesContentType {
         case false?: return
@@ -20,12 +22,11 @@ enum ContentTypeValidation {
         guard response.statusCode != 204, !response.body.isEmpty, let header = response.headers["Content-Type"]
         else { return }
         // The request's own `Accept` decides; without one, the response type's defaults do, read
-        // lazily: gathered into an array they would cost every send an allocation.
-        let contentType = MediaRange(header)
+        // in place: gathered into an array of ranges they would cost every send an allocation.
         if let accept = response.request?.headers["Accept"] {
-            try check(contentType, against: MediaRange.list(accept), of: response)
-        } else if let defaultTypes {
-            try check(contentType, against: defaultTypes.lazy.compactMap(MediaRange.init), of: response)
+            try check(MediaRange(header), against: MediaRange.list(accept), of: response)
+        } else if let defaultTypes, !MediaRange.text(header, fallsInAnyOf: defaultTypes) {
+            throw NetworkError.unacceptableContentType(copy response)
         }
     }
 

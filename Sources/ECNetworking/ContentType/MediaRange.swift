@@ -2,24 +2,23 @@
 /// `image/*` or `*/*`, its parameters (`charset`, `q`) dropped. Type and subtype compare without
 /// regard to ASCII case.
 ///
-/// The parts are views into the header's text, found and compared byte by byte: validation runs
-/// on every decoded response, and lower-cased copies, or character-by-character searches, cost
-/// more there than the rest of the send's own work.
+/// The parts are byte offsets into the header's text, found and compared in the text's own
+/// storage: validation runs on every decoded response, and lower-cased copies, substrings cut out,
+/// or character-by-character searches cost more there than the rest of the send's own work.
 struct MediaRange: Equatable, Sendable {
-    let type: Substring
-    let subtype: Substring
+    /// The text the range was read from.
+    private let text: Substring
+    /// The byte offsets of the type and of the subtype in ``text``.
+    private let type: Range<Int>
+    private let subtype: Range<Int>
 
     /// Parses `text`, or returns `nil` when it is not `type/subtype`.
     init?(_ text: some StringProtocol) {
         let whole = Substring(text)
-        let bytes = whole.utf8
-        let end = bytes.firstIndex(of: UInt8(ascii: ";")) ?? bytes.endIndex
-        guard let slash = bytes[..<end].firstIndex(of: UInt8(ascii: "/")) else { return nil }
-        let subtypeStart = bytes.index(after: slash)
-        guard !bytes[subtypeStart..<end].contains(UInt8(ascii: "/")) else { return nil }
-        type = whole[whole.startIndex..<slash].trimmingASCIISpaces()
-        subtype = whole[subtypeStart..<end].trimmingASCIISpaces()
-        guard !type.isEmpty, !subtype.isEmpty else { return nil }
+        guard let (type, subtype) = Self.withBytes(of: whole, Self.parts(of:)) else { return nil }
+        self.text = whole
+        self.type = type
+        self.subtype = subtype
     }
 
     /// The ranges of an `Accept` header, in order; elements that do not parse are skipped.
@@ -28,34 +27,100 @@ struct MediaRange: Equatable, Sendable {
     }
 
     static func == (lhs: MediaRange, rhs: MediaRange) -> Bool {
-        lhs.type.equalsIgnoringASCIICase(rhs.type) && lhs.subtype.equalsIgnoringASCIICase(rhs.subtype)
+        lhs.withParts { left in
+            rhs.withParts { right in
+                left.type.equalsIgnoringASCIICase(right.type) && left.subtype.equalsIgnoringASCIICase(right.subtype)
+            }
+        }
     }
 
     /// Whether the media type `contentType` falls in this range: `*/*` takes any type, `type/*`
     /// any subtype of its type, and `application/json` (any `…/json`) also the structured
     /// syntax suffix `+json`, as in `application/problem+json`.
     func accepts(_ contentType: MediaRange) -> Bool {
-        let isAnySubtype = subtype.utf8.elementsEqual("*".utf8)
-        if isAnySubtype && type.utf8.elementsEqual("*".utf8) { return true }
-        guard type.equalsIgnoringASCIICase(contentType.type) else { return false }
-        if isAnySubtype || subtype.equalsIgnoringASCIICase(contentType.subtype) { return true }
+        withParts { range in contentType.withParts { candidate in Self.range(range, accepts: candidate) } }
+    }
+
+    /// Whether the media type in `contentType` (a `Content-Type` value) falls in one of the ranges
+    /// `ranges` name, as checking it against each of them parsed would tell: a range that does not
+    /// parse is skipped, and when none parses, any type passes. The texts are read in place, with
+    /// no range built: this is the check of every decoded response whose request has no `Accept`.
+    static func text(_ contentType: String, fallsInAnyOf ranges: [String]) -> Bool {
+        var contentType = contentType
+        return contentType.withUTF8 { typeBytes in
+            let typeParts = parts(of: typeBytes)
+            var namesAny = false
+            for var range in ranges {
+                let accepted = range.withUTF8 { rangeBytes -> Bool? in
+                    guard let (rangeType, rangeSubtype) = parts(of: rangeBytes) else { return nil }
+                    guard let (type, subtype) = typeParts else { return false }
+                    return Self.range(
+                        (rangeBytes[rangeType], rangeBytes[rangeSubtype]),
+                        accepts: (typeBytes[type], typeBytes[subtype]))
+                }
+                guard let accepted else { continue }
+                namesAny = true
+                if accepted { return true }
+            }
+            return !namesAny
+        }
+    }
+
+    /// Whether the media type `candidate` falls in the range `range`; see ``accepts(_:)``.
+    private static func range(_ range: Parts, accepts candidate: Parts) -> Bool {
+        let isAnySubtype = range.subtype.elementsEqual("*".utf8)
+        if isAnySubtype && range.type.elementsEqual("*".utf8) { return true }
+        guard range.type.equalsIgnoringASCIICase(candidate.type) else { return false }
+        if isAnySubtype || range.subtype.equalsIgnoringASCIICase(candidate.subtype) { return true }
         // RFC 6839: a `+json` type is JSON with more meaning, so a JSON client can read it.
         let suffix = "+json".utf8
-        let candidate = contentType.subtype.utf8
-        return subtype.equalsIgnoringASCIICase("json") && candidate.count > suffix.count
-            && candidate.suffix(suffix.count).equalsIgnoringASCIICase(suffix)
+        return range.subtype.equalsIgnoringASCIICase("json".utf8) && candidate.subtype.count > suffix.count
+            && candidate.subtype.suffix(suffix.count).equalsIgnoringASCIICase(suffix)
     }
-}
 
-extension Substring {
-    /// The text without spaces and tabs at either end.
-    fileprivate func trimmingASCIISpaces() -> Substring {
-        let bytes = utf8
-        var start = bytes.startIndex
-        var end = bytes.endIndex
+    /// A type and a subtype, as bytes of a text's storage.
+    private typealias Parts = (type: Slice<UnsafeBufferPointer<UInt8>>, subtype: Slice<UnsafeBufferPointer<UInt8>>)
+
+    /// The type and the subtype as bytes of the text's storage, for `body`.
+    private func withParts<Result>(_ body: (Parts) -> Result) -> Result {
+        Self.withBytes(of: text) { bytes in body((bytes[type], bytes[subtype])) }
+    }
+
+    /// The UTF-8 bytes of `text` for `body`: those of its storage (a bridged string is made
+    /// native first).
+    private static func withBytes<Result>(of text: Substring, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result
+    {
+        var text = text
+        return text.withUTF8(body)
+    }
+
+    /// The byte offsets of the type and the subtype, without spaces and tabs around them and
+    /// without parameters, or `nil` unless both are there and there is one slash between them.
+    private static func parts(of bytes: UnsafeBufferPointer<UInt8>) -> (Range<Int>, Range<Int>)? {
+        // One pass to the parameters: the one slash, and no second.
+        var slash: Int?
+        var end = 0
+        while end < bytes.count, bytes[end] != UInt8(ascii: ";") {
+            if bytes[end] == UInt8(ascii: "/") {
+                guard slash == nil else { return nil }
+                slash = end
+            }
+            end += 1
+        }
+        guard let slash else { return nil }
+        let type = trimmingSpaces(0..<slash, in: bytes)
+        let subtype = trimmingSpaces((slash + 1)..<end, in: bytes)
+        guard !type.isEmpty, !subtype.isEmpty else { return nil }
+        return (type, subtype)
+    }
+
+    /// `range` without spaces and tabs at either end.
+    private static func trimmingSpaces(_ range: Range<Int>, in bytes: UnsafeBufferPointer<UInt8>) -> Range<Int> {
         func isSpace(_ byte: UInt8) -> Bool { byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-        while start < end, isSpace(bytes[start]) { start = bytes.index(after: start) }
-        while start < end, isSpace(bytes[bytes.index(before: end)]) { end = bytes.index(before: end) }
-        return self[start..<end]
+        var start = range.lowerBound
+        var end = range.upperBound
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        while start < end, isSpace(bytes[end - 1]) { end -= 1 }
+        return start..<end
     }
 }

@@ -89,7 +89,15 @@ public struct NetworkLogEvent: Sendable {
 
     /// The entry as the text sinks have always received it: the message, then each detail line.
     public var text: String {
-        details.isEmpty ? message : ([message] + details).joined(separator: "\n")
+        guard !details.isEmpty else { return message }
+        // Appended in place: joining a new array of every line costs a copy of it.
+        var text = message
+        text.reserveCapacity(details.reduce(message.utf8.count) { $0 + 1 + $1.utf8.count })
+        for detail in details {
+            text += "\n"
+            text += detail
+        }
+        return text
     }
 
     /// The structured fields, with stable key names (those of OpenTelemetry where one exists),

@@ -4,8 +4,9 @@ import Foundation
 /// header values, URL userinfo, query and fragment parameter values, and body field values.
 ///
 /// Built once per configuration, since it normalizes the names; ``forDescriptions`` serves
-/// descriptions.
-struct Redaction: Sendable {
+/// descriptions. A class, shared rather than copied: it holds nine arrays of names, and the
+/// redirect rules every attempt reads carry one.
+final class Redaction: Sendable {
     static let placeholder = "<redacted>"
     /// The placeholder percent-encoded, where the text must stay a valid URL.
     static let urlPlaceholder = "%3Credacted%3E"
@@ -55,6 +56,8 @@ struct Redaction: Sendable {
     }
 
     func urlText(_ text: String, placeholder: String = Redaction.placeholder) -> String {
+        // Most URLs hold nothing to redact; a scan of the bytes tells, without building any text.
+        guard mayRedact(urlText: text) else { return text }
         let fragmentStart = text.firstIndex(of: "#") ?? text.endIndex
         let queryStart = text[..<fragmentStart].firstIndex(of: "?") ?? fragmentStart
         var result = Self.withoutUserinfo(text[..<queryStart], placeholder: placeholder)
@@ -73,13 +76,15 @@ struct Redaction: Sendable {
     /// bodies (by content type, or a body that starts with `{` or `[`); any other body as it is.
     func body(_ data: Data, contentType: String?) -> Data {
         guard !bodyFields.isEmpty, !data.isEmpty else { return data }
-        let type = (contentType ?? "").lowercased()
-        if type.contains("x-www-form-urlencoded") {
+        let type = contentType ?? ""
+        if Self.contains(type, lowercased: "x-www-form-urlencoded") {
             let text = String(decoding: data, as: UTF8.self)
             return Data(Self.redactPairs(Substring(text), names: bodyFields, placeholder: Self.placeholder).utf8)
         }
         let firstByte = data.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
-        guard type.contains("json") || firstByte == UInt8(ascii: "{") || firstByte == UInt8(ascii: "[") else {
+        guard
+            Self.contains(type, lowercased: "json") || firstByte == UInt8(ascii: "{") || firstByte == UInt8(ascii: "[")
+        else {
             return data
         }
         return JSONFieldRedaction.redact(data, placeholder: Self.placeholder) { bodyFields.matches(bytes: $0) }
@@ -153,6 +158,70 @@ struct Redaction: Sendable {
         // Redaction changes the URL exactly when it has a sensitive query or fragment parameter.
         let text = request.url.absoluteString
         return urlText(text) != text
+    }
+
+    /// Whether ``urlText(_:placeholder:)`` may change `text`. `false` only for ASCII text, where a
+    /// byte is a character as the redaction compares them, with no userinfo and no query or
+    /// fragment parameter whose name is sensitive or percent-encoded (which only the full
+    /// redaction decodes).
+    private func mayRedact(urlText text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            guard !bytes.contains(where: { $0 >= 0x80 }) else { return true }
+            let fragmentStart = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
+            let queryStart = bytes[..<fragmentStart].firstIndex(of: UInt8(ascii: "?")) ?? fragmentStart
+            let query = bytes[min(queryStart + 1, fragmentStart)..<fragmentStart]
+            let fragment = bytes[min(fragmentStart + 1, bytes.endIndex)...]
+            return Self.hasUserinfo(bytes[..<queryStart])
+                || Self.mayHaveSensitivePair(query, names: queryParameters)
+                || Self.mayHaveSensitivePair(fragment, names: queryParameters)
+        }
+    }
+
+    /// Whether the bytes before a URL's query have an `@` in their authority, as
+    /// ``withoutUserinfo(_:placeholder:)`` looks for it.
+    private static func hasUserinfo(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> Bool {
+        var index = bytes.startIndex
+        while index + 2 < bytes.endIndex {
+            if bytes[index] == UInt8(ascii: ":") && bytes[index + 1] == UInt8(ascii: "/")
+                && bytes[index + 2] == UInt8(ascii: "/")
+            {
+                let authority = bytes[(index + 3)...]
+                let authorityEnd = authority.firstIndex(of: UInt8(ascii: "/")) ?? authority.endIndex
+                return authority[..<authorityEnd].contains(UInt8(ascii: "@"))
+            }
+            index += 1
+        }
+        return false
+    }
+
+    /// Whether ``redactPairs(_:names:placeholder:)`` may change these bytes: a `name=value` pair
+    /// whose name is in `names` or is percent-encoded.
+    private static func mayHaveSensitivePair(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, names: SensitiveNames) -> Bool
+    {
+        guard !names.isEmpty, bytes.contains(UInt8(ascii: "=")) else { return false }
+        for pair in bytes.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false) {
+            guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            let name = pair[..<equals]
+            if name.contains(UInt8(ascii: "%")) || names.matches(bytes: name) { return true }
+        }
+        return false
+    }
+
+    /// Whether `text`, lower-cased, contains `needle`, which is lower-case ASCII: compared byte by
+    /// byte, folding ASCII letters, when `text` is ASCII (as media types are), which builds no copy.
+    private static func contains(_ text: String, lowercased needle: StaticString) -> Bool {
+        var text = text
+        let found = text.withUTF8 { haystack -> Bool? in
+            guard !haystack.contains(where: { $0 >= 0x80 }) else { return nil }
+            return needle.withUTF8Buffer { pattern in
+                guard haystack.count >= pattern.count else { return false }
+                return (0...(haystack.count - pattern.count)).contains { start in
+                    pattern.indices.allSatisfy { haystack[start + $0].asciiLowercased == pattern[$0] }
+                }
+            }
+        }
+        return found ?? text.lowercased().contains(needle.description)
     }
 
     /// The part of a URL before its query, with any userinfo replaced.

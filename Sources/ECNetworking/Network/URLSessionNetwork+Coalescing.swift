@@ -40,7 +40,7 @@ extension URLSessionNetwork {
                     // A send cancelled before it leads never puts the call on the wire.
                     if SendCancellation.isCancelled { throw NetworkError.cancelled }
                     if let admission { try await admission.acquire(priority: priority) }
-                    guard call.start(member, whenDone: { [admission] in admission?.release() }) else {
+                    guard call.start(member, holding: admission) else {
                         // It left (its task was cancelled) while taking the slot; another member leads now.
                         admission?.release()
                         throw NetworkError.cancelled

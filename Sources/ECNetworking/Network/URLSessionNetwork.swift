@@ -27,8 +27,9 @@ import Foundation
 /// own transport too, letting any task still on it finish first. A session you passed in is
 /// yours: the network never invalidates it, just as a `URLSession` leaves its delegate alone.
 public final class URLSessionNetwork: Network {
-    /// The configuration it was created with.
-    public var configuration: NetworkConfiguration { runner.configuration }
+    /// The configuration it was created with. Stored, not read from ``runner``: a computed
+    /// property hands out a copy of the whole configuration wherever the send path passes it on.
+    public let configuration: NetworkConfiguration
     /// The stages every send runs, with the transport as the transport step.
     let runner: StageRunner
     /// What carries each attempt (the transport passed in, a ``Session`` passed in (adapted), or
@@ -85,6 +86,7 @@ public final class URLSessionNetwork: Network {
         configuration: NetworkConfiguration, transport: any HTTPTransport, redirects: RedirectFollower?,
         owned: URLSessionTransport?
     ) {
+        self.configuration = configuration
         self.ownedTransport = owned
         let redaction = Redaction(configuration.sensitiveData)
         self.route = TransportRoute(

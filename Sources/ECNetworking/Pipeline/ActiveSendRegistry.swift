@@ -11,7 +11,11 @@ package final class ActiveSendRegistry: Sendable {
     }
 
     private struct State {
-        var sends: [UInt64: Send] = [:]
+        // Sends in slots found by index, reused once a send ends, rather than in a dictionary:
+        // registering and removing a send then hashes nothing, and every send does both.
+        var sends: [Send?] = []
+        var freeSlots: [Int] = []
+        var count = 0
         var observers: [UInt64: AsyncStream<Int>.Continuation] = [:]
         var nextIdentifier: UInt64 = 0
 
@@ -20,10 +24,28 @@ package final class ActiveSendRegistry: Sendable {
             return nextIdentifier
         }
 
+        /// Puts `send` in a free slot and returns the slot.
+        mutating func insert(_ send: Send) -> Int {
+            count += 1
+            if let slot = freeSlots.popLast() {
+                sends[slot] = send
+                return slot
+            }
+            sends.append(send)
+            return sends.count - 1
+        }
+
+        /// Empties `slot`.
+        mutating func remove(at slot: Int) {
+            sends[slot] = nil
+            freeSlots.append(slot)
+            count -= 1
+        }
+
         /// Tells every observer the current count; called with the lock held so updates stay in order.
         func publish() {
             guard !observers.isEmpty else { return }
-            for observer in observers.values { observer.yield(sends.count) }
+            for observer in observers.values { observer.yield(count) }
         }
     }
 
@@ -35,33 +57,32 @@ package final class ActiveSendRegistry: Sendable {
     /// Runs `body` as a registered send of `requestType`, which ``cancel(requestType:)`` can cancel
     /// without cancelling the calling task; `body` gets the send's cancellation, to check it
     /// without looking it up.
-    package func track<Value>(
+    @inline(__always) package func track<Value>(
         _ requestType: ObjectIdentifier?,
         isolation: isolated (any Actor)? = #isolation,
         _ body: (SendCancellation) async throws -> Value
     ) async rethrows -> Value {
         let cancellation = SendCancellation()
-        let identifier = register(requestType, cancellation: cancellation)
-        defer { unregister(identifier) }
+        let slot = register(requestType, cancellation: cancellation)
+        defer { unregister(slot) }
         return try await cancellation.run(isolation: isolation) { try await body(cancellation) }
     }
 
     /// Tracks a part of a send that outlives ``track(_:isolation:_:)``, the body of a streamed
     /// send, until ``unregister(_:)``: `cancelAll` cancels `cancellation` meanwhile, and the
-    /// activity count includes it.
-    package func register(_ requestType: ObjectIdentifier?, cancellation: SendCancellation) -> UInt64 {
+    /// activity count includes it. Returns the slot to unregister.
+    @inline(__always) package func register(_ requestType: ObjectIdentifier?, cancellation: SendCancellation) -> Int {
         state.withLock { state in
-            let identifier = state.makeIdentifier()
-            state.sends[identifier] = Send(requestType: requestType, cancellation: cancellation)
+            let slot = state.insert(Send(requestType: requestType, cancellation: cancellation))
             state.publish()
-            return identifier
+            return slot
         }
     }
 
-    /// Stops tracking what ``register(_:cancellation:)`` registered as `identifier`.
-    package func unregister(_ identifier: UInt64) {
+    /// Stops tracking what ``register(_:cancellation:)`` registered in `slot`.
+    @inline(__always) package func unregister(_ slot: Int) {
         state.withLock { state in
-            state.sends.removeValue(forKey: identifier)
+            state.remove(at: slot)
             state.publish()
         }
     }
@@ -72,15 +93,16 @@ package final class ActiveSendRegistry: Sendable {
     /// network (read its activity, start another send, cancel again) without deadlocking.
     package func cancel(requestType: ObjectIdentifier? = nil) {
         let targets = state.withLock { state in
-            state.sends.values.compactMap { send in
-                requestType == nil || send.requestType == requestType ? send.cancellation : nil
+            state.sends.compactMap { send -> SendCancellation? in
+                guard let send, requestType == nil || send.requestType == requestType else { return nil }
+                return send.cancellation
             }
         }
         for target in targets { target.cancel() }
     }
 
     /// The number of sends in progress.
-    package var count: Int { state.withLock { $0.sends.count } }
+    package var count: Int { state.withLock { $0.count } }
 
     /// A stream of the number of sends in progress: the current number first, then each change.
     package func updates() -> AsyncStream<Int> {
@@ -88,7 +110,7 @@ package final class ActiveSendRegistry: Sendable {
         let identifier = state.withLock { state in
             let identifier = state.makeIdentifier()
             state.observers[identifier] = continuation
-            continuation.yield(state.sends.count)
+            continuation.yield(state.count)
             return identifier
         }
         continuation.onTermination = { [weak self] _ in

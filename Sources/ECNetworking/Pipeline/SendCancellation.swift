@@ -84,7 +84,7 @@ package struct SendCancellation: Sendable {
     }
 
     /// Runs `body` as the current task's send, cancelled with the send it is nested in, if any.
-    func run<Value>(
+    @inline(__always) func run<Value>(
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> Value
     ) async rethrows -> Value {
@@ -107,7 +107,7 @@ extension SendCancellation {
     /// `onCancel` must be safe to call late, just after `operation` ended. `operation` must check
     /// ``isCancelled`` once it has registered what `onCancel` undoes, to notice a cancellation that
     /// came while it did so.
-    package static func withCancellationHandler<Value>(
+    @inline(__always) package static func withCancellationHandler<Value>(
         operation: () async throws -> Value,
         onCancel: @escaping @Sendable () -> Void,
         isolation: isolated (any Actor)? = #isolation

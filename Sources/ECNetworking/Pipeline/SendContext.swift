@@ -45,8 +45,11 @@ package struct SendContext {
         stages: ActionStages,
         queuedSince queueStart: ContinuousClock.Instant
     ) -> ContinuousClock.Instant {
-        timings.queueWait = elapsed(since: queueStart)
+        let now = clock.now
+        timings.queueWait = now - queueStart
         attempts += 1
+        // Nothing runs between the two readings when nobody is told: the clock is read once.
+        guard !stages.began.isEmpty || !observations.isEmpty else { return now }
         for action in stages.began {
             action.requestBegan(request)
         }

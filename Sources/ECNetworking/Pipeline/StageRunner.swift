@@ -58,14 +58,14 @@ package struct StageRunner: Sendable {
             let value =
                 context.observations.isEmpty
                 ? try await body(&context) : try await withinObservations(context.observations, &context, body)
-            report(context.metrics(error: nil), to: context.observations)
+            report(context, error: nil)
             return value
         } catch {
             // Like every other action, they get the request as sent, unredacted.
             for action in failureActions {
                 action.requestFailed(context.request, error: error)
             }
-            report(context.metrics(error: error), to: context.observations)
+            report(context, error: error)
             throw error
         }
     }
@@ -98,10 +98,14 @@ package struct StageRunner: Sendable {
         }
     }
 
-    /// Hands `metrics` to the hook with its request redacted: a hook typically forwards what it
-    /// gets to an analytics or monitoring service, which must not receive credentials. The
+    /// Hands the send's metrics to the hook with their request redacted: a hook typically forwards
+    /// what it gets to an analytics or monitoring service, which must not receive credentials. The
     /// integrations get them as they are, and redact what they pass on themselves.
-    private func report(_ metrics: RequestMetrics, to observations: [any SendObservation]) {
+    private func report(_ context: SendContext, error: (any Error)?) {
+        let observations = context.observations
+        // Built only for someone to hand it to: the metrics copy the request and the retry list.
+        guard !observations.isEmpty || configuration.metricsHandler != nil else { return }
+        let metrics = context.metrics(error: error)
         for observation in observations {
             observation.sendEnded(metrics)
         }
@@ -125,14 +129,16 @@ package struct StageRunner: Sendable {
         through transport: Transport,
         context: inout SendContext
     ) async throws -> NetworkResponse {
-        var request = request
-        // Authentication keeps credentials on the base URL's origin.
-        request.customProperties[NetworkBaseURL.self] = configuration.baseURL
+        // What actions noted in the custom properties of the attempt before (an auth action's
+        // "already refreshed once"), which a retry carries over; `nil` for the first attempt.
+        var carriedProperties: CustomProperties?
         while true {
             if context.isCancelled { throw NetworkError.cancelled }
             let retryDelay: Duration
             do {
-                switch try await attempt(request, priority: priority, through: transport, context: &context) {
+                switch try await attempt(
+                    request, carrying: carriedProperties, priority: priority, through: transport, context: &context)
+                {
                 case .finished(let response): return response
                 case .retry(let delay): retryDelay = delay
                 }
@@ -159,7 +165,7 @@ package struct StageRunner: Sendable {
             if retryDelay > .zero { try await SendCancellation.sleep(for: retryDelay) }
             // Each attempt starts from the request as built, but what actions noted in its custom
             // properties (an auth action's "already refreshed once") carries over.
-            request.customProperties = context.request.customProperties
+            carriedProperties = context.request.customProperties
         }
     }
 
@@ -169,17 +175,20 @@ package struct StageRunner: Sendable {
     }
 
     /// Runs one attempt and tells the integrations how it ended.
-    private func attempt<Transport: AttemptTransport>(
+    @inline(__always) private func attempt<Transport: AttemptTransport>(
         _ request: NetworkRequest,
+        carrying carriedProperties: CustomProperties?,
         priority: RequestPriority,
         through transport: Transport,
         context: inout SendContext
     ) async throws -> AttemptOutcome {
         guard !context.observations.isEmpty else {
-            return try await runStages(of: request, priority: priority, through: transport, context: &context)
+            return try await runStages(
+                of: request, carrying: carriedProperties, priority: priority, through: transport, context: &context)
         }
         do {
-            let outcome = try await runStages(of: request, priority: priority, through: transport, context: &context)
+            let outcome = try await runStages(
+                of: request, carrying: carriedProperties, priority: priority, through: transport, context: &context)
             for observation in context.observations {
                 observation.attemptEnded(response: context.response, error: nil)
             }
@@ -193,14 +202,23 @@ package struct StageRunner: Sendable {
     }
 
     /// Runs one attempt's stages: will-begin, transport, response-began, completed, validation.
+    /// The attempt sends `request` as built, with `carriedProperties` when a retry carries them.
     private func runStages<Transport: AttemptTransport>(
         of request: NetworkRequest,
+        carrying carriedProperties: CustomProperties?,
         priority: RequestPriority,
         through transport: Transport,
         context: inout SendContext
     ) async throws -> AttemptOutcome {
         let stages = actions.snapshot
         var prepared = request
+        // Set on the attempt's own copy, not on one kept across attempts, which copied the request.
+        if let carriedProperties {
+            prepared.customProperties = carriedProperties
+        } else {
+            // Authentication keeps credentials on the base URL's origin.
+            prepared.customProperties[NetworkBaseURL.self] = configuration.baseURL
+        }
         if let identity = context.identity {
             // Log entries and integrations tell the send and this attempt by it.
             prepared.customProperties[SendAttempt.self] = identity.attempt(context.attempts + 1)
@@ -233,7 +251,9 @@ package struct StageRunner: Sendable {
         // (Read from the parameter: reading it from `context` made every attempt copy the context.)
         let isReplayable = request.body?.isReplayable ?? true
         var response = try await transport.transmit(prepared, priority: priority, stages: stages, context: &context)
-        context.response = response
+        // The metrics and integrations read the response as the attempt left it, however it ends:
+        // stored once, on the way out, rather than copied in after every completed action.
+        defer { context.response = response }
         for action in stages.responseBegan {
             action.responseBegan(request: context.request, response: response)
         }
@@ -252,7 +272,6 @@ package struct StageRunner: Sendable {
             switch decision {
             case .proceed(let changed):
                 response = changed
-                context.response = changed
             case .retry(let delay):
                 guard context.attempts <= configuration.maximumRetries else {
                     throw NetworkError.retryLimitReached(attempts: context.attempts, response: response)

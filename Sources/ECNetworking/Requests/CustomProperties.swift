@@ -45,17 +45,27 @@ public struct CustomProperties: Sendable, ExpressibleByDictionaryLiteral {
         get {
             if key == NetworkBaseURL.self {
                 guard let networkBaseURL else { return K.defaultValue }
-                return networkBaseURL as? K.Value ?? K.defaultValue
+                return Self.identical(networkBaseURL, as: K.Value.self)
             }
+            // Most requests carry no properties of their own: then nothing is hashed or cast.
+            guard !storage.isEmpty else { return K.defaultValue }
             return storage[.type(ObjectIdentifier(key))] as? K.Value ?? K.defaultValue
         }
         set {
             if key == NetworkBaseURL.self {
-                networkBaseURL = .some(newValue as? URL)
+                networkBaseURL = .some(Self.identical(newValue, as: URL?.self))
             } else {
                 storage[.type(ObjectIdentifier(key))] = newValue
             }
         }
+    }
+
+    /// `value` as `Target`, which is the type it has: for ``NetworkBaseURL``'s value, which is
+    /// `URL?` once the key is known to be ``NetworkBaseURL``, where a cast between the generic
+    /// and the concrete type goes through the runtime on every send.
+    private static func identical<Value, Target>(_ value: Value, as target: Target.Type) -> Target {
+        precondition(Value.self == Target.self, "NetworkBaseURL's value is a URL?")
+        return unsafeBitCast(value, to: Target.self)
     }
 
     /// Whether a value was set for a typed key (as opposed to its default being read).

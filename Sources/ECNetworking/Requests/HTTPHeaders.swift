@@ -1,3 +1,7 @@
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// An ordered list of HTTP header fields whose names are compared without regard to case.
 ///
 /// A name may appear more than once (`Set-Cookie`, `Accept`); ``subscript(_:)`` reads all of its
@@ -25,27 +29,90 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
     }
 
     /// The fields in the order they were added.
-    public private(set) var fields: [Field]
+    public var fields: [Field] {
+        #if canImport(FoundationNetworking)
+            if let unreadResponse { return Self.fields(of: unreadResponse) }
+        #endif
+        return storedFields
+    }
+
+    private var storedFields: [Field]
+
+    #if canImport(FoundationNetworking)
+        /// The response these are the fields of, until they are changed; `nil` once they are, and
+        /// for any other list.
+        ///
+        /// FoundationNetworking hands a response's fields out only as `[AnyHashable: Any]`, a new
+        /// dictionary every time, whose keys and values are then cast one by one: several thousand
+        /// instructions and two allocations per response, for fields most sends never read. So
+        /// they are read from the response when needed, and a single field by name (what the
+        /// library reads: `Content-Type`, `Location`, `ETag`…) is asked of the response itself.
+        private var unreadResponse: HTTPURLResponse?
+    #endif
 
     /// Creates an empty list.
     public init() {
-        fields = []
+        storedFields = []
     }
 
     /// Creates a list from fields, keeping their order and any repeated names.
     public init(_ fields: [Field]) {
-        self.fields = fields
+        self.storedFields = fields
     }
 
     /// Creates a list from a dictionary. Names are sorted so that the order does not depend on
     /// the dictionary's hashing.
     public init(_ dictionary: [String: String]) {
-        fields = dictionary.sorted { $0.key < $1.key }.map { Field(name: $0.key, value: $0.value) }
+        storedFields = dictionary.sorted { $0.key < $1.key }.map { Field(name: $0.key, value: $0.value) }
     }
 
     /// Creates a list from a dictionary literal, keeping the literal's order.
     public init(dictionaryLiteral elements: (String, String)...) {
-        fields = elements.map { Field(name: $0.0, value: $0.1) }
+        storedFields = elements.map { Field(name: $0.0, value: $0.1) }
+    }
+
+    #if canImport(FoundationNetworking)
+        /// The fields of a response a `URLSession` delivered, read from it only when needed.
+        init(readingLazily response: HTTPURLResponse) {
+            storedFields = []
+            unreadResponse = response
+        }
+
+        /// The value of the field called `name`, asked of the response the fields are still in;
+        /// `nil` when the answer must come from the fields themselves.
+        ///
+        /// FoundationNetworking's `HTTPURLResponse` keeps one field per name: it capitalizes every
+        /// name (`content-type` and `CONTENT-TYPE` both become `Content-Type`) except those that
+        /// begin with `x-`, which it keeps as they came. So for an ASCII name that does not begin
+        /// with `x-`, at most one field matches, as its `value(forHTTPHeaderField:)` finds it; a
+        /// name that begins with `x-` may match several, whose values this type joins.
+        private func valueFromUnreadResponse(named name: String) -> String?? {
+            guard let unreadResponse else { return nil }
+            let bytes = name.utf8
+            var iterator = bytes.makeIterator()
+            let first = iterator.next()
+            let second = iterator.next()
+            let beginsWithX = (first == UInt8(ascii: "x") || first == UInt8(ascii: "X")) && second == UInt8(ascii: "-")
+            guard !beginsWithX, !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            return .some(unreadResponse.value(forHTTPHeaderField: name))
+        }
+    #endif
+
+    /// Reads the fields out of the response they are still in, before they change.
+    private mutating func readUnreadFields() {
+        #if canImport(FoundationNetworking)
+            if let response = unreadResponse.take() { storedFields = Self.fields(of: response) }
+        #endif
+    }
+
+    /// Whether both lists hold the same fields in the same order.
+    public static func == (lhs: HTTPHeaders, rhs: HTTPHeaders) -> Bool {
+        lhs.fields == rhs.fields
+    }
+
+    /// Hashes the fields in order.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(fields)
     }
 
     /// The number of fields, counting each repeated name.
@@ -58,6 +125,9 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
     /// Setting it replaces every field with this name; setting `nil` removes them.
     public subscript(name: String) -> String? {
         get {
+            #if canImport(FoundationNetworking)
+                if let value = valueFromUnreadResponse(named: name) { return value }
+            #endif
             var result: String?
             for field in fields where field.name.equalsIgnoringASCIICase(name) {
                 result = result.map { "\($0), \(field.value)" } ?? field.value
@@ -69,18 +139,19 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
                 remove(name: name)
                 return
             }
-            if let first = fields.firstIndex(where: { $0.name.equalsIgnoringASCIICase(name) }) {
-                fields[first].value = newValue
-                var index = fields.index(after: first)
-                while index < fields.endIndex {
-                    if fields[index].name.equalsIgnoringASCIICase(name) {
-                        fields.remove(at: index)
+            readUnreadFields()
+            if let first = storedFields.firstIndex(where: { $0.name.equalsIgnoringASCIICase(name) }) {
+                storedFields[first].value = newValue
+                var index = storedFields.index(after: first)
+                while index < storedFields.endIndex {
+                    if storedFields[index].name.equalsIgnoringASCIICase(name) {
+                        storedFields.remove(at: index)
                     } else {
-                        index = fields.index(after: index)
+                        index = storedFields.index(after: index)
                     }
                 }
             } else {
-                fields.append(Field(name: name, value: newValue))
+                storedFields.append(Field(name: name, value: newValue))
             }
         }
     }
@@ -92,27 +163,33 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
 
     /// Whether a field with this name exists.
     public func contains(name: String) -> Bool {
-        fields.contains { $0.name.equalsIgnoringASCIICase(name) }
+        #if canImport(FoundationNetworking)
+            if let value = valueFromUnreadResponse(named: name) { return value != nil }
+        #endif
+        return fields.contains { $0.name.equalsIgnoringASCIICase(name) }
     }
 
     /// Adds a field, keeping any others with the same name.
     public mutating func add(name: String, value: String) {
-        fields.append(Field(name: name, value: value))
+        readUnreadFields()
+        storedFields.append(Field(name: name, value: value))
     }
 
     /// Removes every field with this name.
     public mutating func remove(name: String) {
-        fields.removeAll { $0.name.equalsIgnoringASCIICase(name) }
+        readUnreadFields()
+        storedFields.removeAll { $0.name.equalsIgnoringASCIICase(name) }
     }
 
     /// Adds each field of `other` whose name is not already here (every value of it, when the
     /// name repeats); fields already here win.
     public mutating func addMissing(from other: HTTPHeaders, except excludedName: String? = nil) {
         guard !other.isEmpty else { return }
+        readUnreadFields()
         let present = self
         for field in other.fields where !present.contains(name: field.name) {
             if let excludedName, field.name.equalsIgnoringASCIICase(excludedName) { continue }
-            fields.append(field)
+            storedFields.append(field)
         }
     }
 
@@ -140,7 +217,27 @@ extension StringProtocol {
     /// names and media types compare; unlike `lowercased()` it allocates nothing on this
     /// per-request path.
     func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
-        utf8.equalsIgnoringASCIICase(other.utf8)
+        // Lengths first, in constant time for native strings: most names compared differ in length.
+        guard utf8.count == other.utf8.count else { return false }
+        // Then the bytes in place, which native strings hand out directly: walking the views'
+        // iterators costs several times as much per byte.
+        let compared = utf8.withContiguousStorageIfAvailable { left in
+            other.utf8.withContiguousStorageIfAvailable { right in left.equalsIgnoringASCIICase(right) }
+        }
+        return (compared ?? nil) ?? utf8.equalsIgnoringASCIICase(other.utf8)
+    }
+}
+
+extension UnsafeBufferPointer<UInt8> {
+    /// Compares two buffers of the same length, folding only ASCII letters.
+    func equalsIgnoringASCIICase(_ other: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard count == other.count else { return false }
+        for index in indices {
+            let a = self[index]
+            let b = other[index]
+            if a != b && a.asciiLowercased != b.asciiLowercased { return false }
+        }
+        return true
     }
 }
 

@@ -8,6 +8,7 @@ import Foundation
 /// ``NetworkRequest`` with everything the wire will carry (final URL, `Content-Type`, encoded body),
 /// which is what the began, response and completed actions see.
 struct WireRequest: Sendable {
+
     var request: NetworkRequest
     var transportRequest: TransportRequest
     /// The deadline of one attempt, enforced by the pipeline itself.
@@ -24,19 +25,19 @@ struct WireRequest: Sendable {
     ///   ``NetworkError/encodingFailed(_:)`` for a body that cannot be encoded;
     ///   ``NetworkError/invalidRequest(reason:)`` for a body file, or a multipart part's file,
     ///   that cannot be read.
-    init(_ request: NetworkRequest, configuration: NetworkConfiguration) throws {
+    ///
+    /// Both are borrowed: an initializer's parameters are otherwise owned, and the caller copied
+    /// the request and the whole configuration to pass them.
+    init(_ request: borrowing NetworkRequest, configuration: borrowing NetworkConfiguration) throws {
         let url = try request.urlWithQuery()
-        guard let scheme = url.scheme,
-            scheme.equalsIgnoringASCIICase("http") || scheme.equalsIgnoringASCIICase("https"),
-            let host = url.host, !host.isEmpty
-        else {
+        guard Self.isAbsoluteHTTP(url) else {
             let shown = Redaction(configuration.sensitiveData).url(url)
             throw NetworkError.invalidRequest(reason: "\"\(shown)\" is not an absolute http or https URL")
         }
         guard HeaderValidation.isToken(request.method.rawValue) else {
             throw NetworkError.invalidRequest(reason: "\"\(request.method.rawValue)\" is not a valid HTTP method")
         }
-        var wire = request
+        var wire = copy request
         wire.url = url
         wire.queryItems = []
         var body: TransportRequestBody?
@@ -62,5 +63,31 @@ struct WireRequest: Sendable {
             method: wire.method, url: url, headers: wire.headers, body: body,
             timeout: wire.timeout ?? configuration.timeout,
             maximumResponseSize: configuration.maximumResponseSize, cachePolicy: wire.cachePolicy)
+    }
+
+    /// Whether `url` has the scheme `http` or `https` (in any case) and a host that is not empty,
+    /// as `URL.scheme` and `URL.host` tell, read from its text: `URL.host` builds the host as a new
+    /// string, percent-decoded, for every attempt.
+    static func isAbsoluteHTTP(_ url: URL) -> Bool {
+        var text = url.absoluteString
+        return text.withUTF8 { bytes in
+            guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return false }
+            let scheme = bytes[..<colon]
+            guard scheme.equalsIgnoringASCIICase("http".utf8) || scheme.equalsIgnoringASCIICase("https".utf8),
+                bytes[(colon + 1)...].starts(with: "//".utf8)
+            else { return false }
+            // The authority runs to the path, query or fragment; its host follows any userinfo and
+            // precedes any port, which follows the closing bracket of an IPv6 literal.
+            let authorityStart = colon + 3
+            let authority = bytes[authorityStart...]
+            let authorityEnd =
+                authority.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+                ?? bytes.endIndex
+            let userinfoEnd = bytes[authorityStart..<authorityEnd].lastIndex(of: UInt8(ascii: "@"))
+            let hostStart = userinfoEnd.map { $0 + 1 } ?? authorityStart
+            let portSearchStart = bytes[hostStart..<authorityEnd].lastIndex(of: UInt8(ascii: "]")) ?? hostStart
+            let hostEnd = bytes[portSearchStart..<authorityEnd].lastIndex(of: UInt8(ascii: ":")) ?? authorityEnd
+            return hostStart < hostEnd
+        }
     }
 }

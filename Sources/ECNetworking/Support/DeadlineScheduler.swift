@@ -15,31 +15,63 @@ final class DeadlineScheduler: @unchecked Sendable {
     // rescheduled with `schedule(deadline:leeway:)`, always under that lock (see `arm`).
     /// A scheduled deadline; pass it back to ``cancel(_:)``.
     struct Token: Sendable {
-        fileprivate let identifier: UInt64
+        fileprivate let slot: Int
+        fileprivate let generation: UInt64
     }
 
     private struct Entry: Comparable {
         var deadline: DispatchTime
-        var identifier: UInt64
+        var slot: Int
+        var generation: UInt64
 
         static func < (lhs: Entry, rhs: Entry) -> Bool {
             lhs.deadline < rhs.deadline
         }
+
+        static func == (lhs: Entry, rhs: Entry) -> Bool {
+            lhs.deadline == rhs.deadline && lhs.slot == rhs.slot && lhs.generation == rhs.generation
+        }
+    }
+
+    /// Where one pending deadline's target waits. A slot is used again once its deadline fired or
+    /// was cancelled, under a new generation, so a token or heap entry of its earlier use no longer
+    /// matches it.
+    private struct Slot {
+        var target: (any DeadlineTarget)?
+        var generation: UInt64
     }
 
     private struct State {
-        var targets: [UInt64: any DeadlineTarget] = [:]
+        // Targets in slots found by index, rather than in a dictionary by identifier: scheduling
+        // and cancelling then hash nothing, and every attempt does both.
+        var slots: [Slot] = []
+        var freeSlots: [Int] = []
+        var pendingCount = 0
         /// Ordered by deadline; cancelled entries are dropped lazily when they surface.
         var heap = BinaryHeap<Entry>()
-        var nextIdentifier: UInt64 = 0
+        var nextGeneration: UInt64 = 0
         var armedDeadline: DispatchTime?
+
+        /// Whether `entry`'s deadline is still pending, neither fired nor cancelled.
+        func isPending(_ entry: Entry) -> Bool {
+            slots[entry.slot].generation == entry.generation && slots[entry.slot].target != nil
+        }
+
+        /// Empties the slot of a pending deadline and returns its target.
+        mutating func release(slot: Int) -> (any DeadlineTarget)? {
+            let target = slots[slot].target.take()
+            freeSlots.append(slot)
+            pendingCount -= 1
+            return target
+        }
 
         /// Drops cancelled entries from the top, and rebuilds the heap when most of it is stale,
         /// so memory follows the live deadlines rather than every deadline ever set.
         mutating func dropStaleEntries() {
-            while let top = heap.first, targets[top.identifier] == nil { heap.removeFirst() }
-            if heap.count > 64 && heap.count > 2 * targets.count {
-                heap.removeAll { targets[$0.identifier] == nil }
+            while let top = heap.first, !isPending(top) { heap.removeFirst() }
+            if heap.count > 64 && heap.count > 2 * pendingCount {
+                let state = self
+                heap.removeAll { !state.isPending($0) }
             }
         }
     }
@@ -64,25 +96,39 @@ final class DeadlineScheduler: @unchecked Sendable {
     func schedule(after duration: Duration, _ target: any DeadlineTarget) -> Token {
         let deadline = DispatchTime.now() + duration.seconds
         return state.withLock { state in
-            state.nextIdentifier += 1
-            let identifier = state.nextIdentifier
-            state.targets[identifier] = target
-            state.heap.insert(Entry(deadline: deadline, identifier: identifier))
+            state.nextGeneration += 1
+            let generation = state.nextGeneration
+            let slot: Int
+            if let free = state.freeSlots.popLast() {
+                slot = free
+                state.slots[slot] = Slot(target: target, generation: generation)
+            } else {
+                slot = state.slots.count
+                state.slots.append(Slot(target: target, generation: generation))
+            }
+            state.pendingCount += 1
+            state.heap.insert(Entry(deadline: deadline, slot: slot, generation: generation))
             if state.armedDeadline.map({ deadline < $0 }) ?? true { arm(for: deadline, in: &state) }
-            return Token(identifier: identifier)
+            return Token(slot: slot, generation: generation)
         }
     }
 
     /// Forgets a deadline; its target is released and will not be told.
     func cancel(_ token: Token) {
-        state.withLock { state in
-            guard state.targets.removeValue(forKey: token.identifier) != nil else { return }
+        let target = state.withLock { state -> (any DeadlineTarget)? in
+            guard state.slots[token.slot].generation == token.generation, state.slots[token.slot].target != nil
+            else { return nil }
+            let target = state.release(slot: token.slot)
             state.dropStaleEntries()
+            return target
         }
+        // Released after the lock: the target may be the last reference to an object whose
+        // deinit does more.
+        withExtendedLifetime(target) {}
     }
 
     /// The number of deadlines pending.
-    var pendingCount: Int { state.withLock { $0.targets.count } }
+    var pendingCount: Int { state.withLock { $0.pendingCount } }
 
     private func fire() {
         let now = DispatchTime.now()
@@ -90,7 +136,7 @@ final class DeadlineScheduler: @unchecked Sendable {
             var due: [any DeadlineTarget] = []
             while let top = state.heap.first, top.deadline <= now {
                 state.heap.removeFirst()
-                if let target = state.targets.removeValue(forKey: top.identifier) { due.append(target) }
+                if state.isPending(top), let target = state.release(slot: top.slot) { due.append(target) }
             }
             state.dropStaleEntries()
             state.armedDeadline = nil

@@ -12,11 +12,11 @@
 /// it after the lock is released (resumes the waiter, cancels a task), so no foreign code ever runs
 /// under the lock.
 package struct OneShotHandoff<Waiter, Outcome, Resources> {
-    fileprivate enum Phase {
-        /// Not ended yet; the waiter, if it has come, and the resources held for the wait.
-        case pending(waiter: Waiter?, resources: Resources)
+    fileprivate enum Stage {
+        /// Not ended yet; the waiter may have come.
+        case pending
         /// Ended before anyone waited: the outcome is kept for the waiter.
-        case endedUnclaimed(Outcome)
+        case endedUnclaimed
         /// Ended, and the outcome is with the waiter (or on its way to it).
         case delivered
     }
@@ -30,22 +30,31 @@ package struct OneShotHandoff<Waiter, Outcome, Resources> {
         package var resources: Resources
     }
 
-    private var phase: Phase
+    // Three stored parts rather than one enum with payloads: an enum's payload can only be read
+    // by copying it out and written by rebuilding the case, which copied the waiter, the
+    // resources and, in ``finish(_:)``, the outcome every time the owner's lock was taken.
+    private var stage = Stage.pending
+    private var waiter: Waiter?
+    /// Held while pending; handed out, and `nil`, once ended.
+    private var resources: Resources?
+    /// The outcome of a handoff that ended before anyone waited, until the waiter takes it.
+    private var unclaimedOutcome: Outcome?
 
     /// A handoff nobody waits for yet.
     package init(resources: Resources) {
-        phase = .pending(waiter: nil, resources: resources)
+        self.resources = resources
     }
 
     /// A handoff whose waiter is known from the start, as for a completion handler given at
     /// creation.
     package init(waiter: Waiter, resources: Resources) {
-        phase = .pending(waiter: waiter, resources: resources)
+        self.waiter = waiter
+        self.resources = resources
     }
 
     /// Whether the handoff has ended; only the first ``finish(_:)`` counts.
     package var isFinished: Bool {
-        if case .pending = phase { return false }
+        if case .pending = stage { return false }
         return true
     }
 
@@ -54,14 +63,14 @@ package struct OneShotHandoff<Waiter, Outcome, Resources> {
     ///
     /// A handoff has one waiter: waiting twice is a programming error.
     package mutating func wait(_ waiter: Waiter) -> Outcome? {
-        switch phase {
-        case .pending(let existing, let resources):
-            precondition(existing == nil, "a one-shot handoff has one waiter")
-            phase = .pending(waiter: waiter, resources: resources)
+        switch stage {
+        case .pending:
+            precondition(self.waiter == nil, "a one-shot handoff has one waiter")
+            self.waiter = waiter
             return nil
-        case .endedUnclaimed(let outcome):
-            phase = .delivered
-            return outcome
+        case .endedUnclaimed:
+            stage = .delivered
+            return unclaimedOutcome.take()
         case .delivered:
             preconditionFailure("a one-shot handoff has one waiter")
         }
@@ -72,9 +81,8 @@ package struct OneShotHandoff<Waiter, Outcome, Resources> {
     /// - Returns: `false`, without calling `change`, when the handoff has ended; whatever the
     ///   caller meant to store is then not wanted, and the caller releases it.
     package mutating func updateResources(_ change: (inout Resources) -> Void) -> Bool {
-        guard case .pending(let waiter, var resources) = phase else { return false }
-        change(&resources)
-        phase = .pending(waiter: waiter, resources: resources)
+        guard case .pending = stage else { return false }
+        change(&resources!)
         return true
     }
 
@@ -83,15 +91,21 @@ package struct OneShotHandoff<Waiter, Outcome, Resources> {
     /// - Returns: What the caller must release and whom it must give `outcome` to, after the
     ///   lock is released; `nil` when an earlier call ended the handoff, so this one does nothing.
     package mutating func finish(_ outcome: Outcome) -> Ending? {
-        guard case .pending(let waiter, let resources) = phase else { return nil }
-        phase = waiter == nil ? .endedUnclaimed(outcome) : .delivered
-        return Ending(waiter: waiter, resources: resources)
+        guard case .pending = stage else { return nil }
+        let waiter = self.waiter.take()
+        if waiter == nil {
+            unclaimedOutcome = outcome
+            stage = .endedUnclaimed
+        } else {
+            stage = .delivered
+        }
+        return Ending(waiter: waiter, resources: resources.take()!)
     }
 }
 
 extension OneShotHandoff: Sendable where Waiter: Sendable, Outcome: Sendable, Resources: Sendable {}
 
-extension OneShotHandoff.Phase: Sendable where Waiter: Sendable, Outcome: Sendable, Resources: Sendable {}
+extension OneShotHandoff.Stage: Sendable {}
 
 extension OneShotHandoff.Ending: Sendable where Waiter: Sendable, Resources: Sendable {}
 

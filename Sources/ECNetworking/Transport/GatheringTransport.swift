@@ -25,7 +25,10 @@ protocol GatheringTransport: HTTPTransport {
 
 /// How a network's attempts reach the wire: its transport, that transport's gathering form when it
 /// has one (looked up once, not on every attempt), and the redirects the library follows for it.
-struct TransportRoute: Sendable {
+///
+/// A class, so that every attempt holds it with one reference: as a struct, each call copied two
+/// existentials and the redirect rules' name lists, nine reference counts per attempt.
+final class TransportRoute: Sendable {
     /// What carries each attempt.
     let transport: any HTTPTransport
     /// `transport`, when it can carry an exchange without a task.

@@ -6,16 +6,28 @@ import Foundation
 
 extension HTTPHeaders {
     /// The header fields of a response a `URLSession` delivered. Foundation has already joined
-    /// repeated names into one value, which is all it keeps.
+    /// repeated names into one value, which is all it keeps. With FoundationNetworking they are
+    /// read from the response only when needed (see `unreadResponse`).
     init(_ response: HTTPURLResponse) {
+        #if canImport(FoundationNetworking)
+            self.init(readingLazily: response)
+        #else
+            self.init(Self.fields(of: response))
+        #endif
+    }
+
+    /// The header fields of `response`, in the order Foundation hands them out.
+    static func fields(of response: HTTPURLResponse) -> [Field] {
         let allFields = response.allHeaderFields
         var fields: [Field] = []
         // Sized once: appending to an empty array reallocates as it grows, on every response.
         fields.reserveCapacity(allFields.count)
         for (name, value) in allFields {
-            // The keys and values are strings in practice; interpolation is only the fallback.
-            fields.append(Field(name: name as? String ?? "\(name)", value: value as? String ?? "\(value)"))
+            // The keys and values are strings in practice; interpolation is only the fallback. The
+            // key's base is cast, which is direct, where casting the `AnyHashable` itself unboxes it
+            // through the runtime's general path.
+            fields.append(Field(name: name.base as? String ?? "\(name)", value: value as? String ?? "\(value)"))
         }
-        self.init(fields)
+        return fields
     }
 }

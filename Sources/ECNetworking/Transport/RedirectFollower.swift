@@ -30,8 +30,14 @@ struct RedirectFollower: Sendable {
     /// before the library sees a response.
     static let disabled = RedirectFollower(policy: .never, redaction: Redaction(.default))
 
-    /// The statuses that redirect.
-    private static let redirectStatuses: Set<Int> = [301, 302, 303, 307, 308]
+    /// Whether `status` redirects: 301, 302, 303, 307 or 308. A switch rather than a set, which
+    /// hashed the status of every response.
+    private static func isRedirect(_ status: Int) -> Bool {
+        switch status {
+        case 301, 302, 303, 307, 308: true
+        default: false
+        }
+    }
 
     /// The request that follows `response` to `request`, or `nil` when `response` is final.
     ///
@@ -41,7 +47,7 @@ struct RedirectFollower: Sendable {
     func request(
         following response: TransportResponse, of request: TransportRequest, originalURL: URL, followed: Int
     ) throws -> TransportRequest? {
-        guard policy.followsRedirects, Self.redirectStatuses.contains(response.statusCode),
+        guard policy.followsRedirects, Self.isRedirect(response.statusCode),
             let location = response.headers["Location"],
             let target = RedirectTarget.url(of: location, relativeTo: response.url ?? request.url)
         else { return nil }

@@ -31,10 +31,19 @@ final class TransportCall: DeadlineTarget {
     /// Whether the call reads the body itself, or ends at the head and leaves the body, unread, in
     /// the response's ``NetworkResponse/unreadBody`` (a streamed send).
     private let collectsBody: Bool
-    /// Whom the outcome goes to. A struct, not a bare closure: a closure stored as a generic
-    /// argument is reabstracted through a thunk, which costs an allocation per call.
-    private struct Waiter: Sendable {
-        let receive: @Sendable (Outcome) -> Void
+    /// Whom the outcome goes to: the sending task itself, or a handler. A type of its own, not a
+    /// bare closure: a closure stored as a generic argument is reabstracted through a thunk, and a
+    /// closure around the task's continuation would be one more allocation per call.
+    private enum Waiter: Sendable {
+        case task(UnsafeContinuation<NetworkResponse, any Error>)
+        case handler(@Sendable (Outcome) -> Void)
+
+        func receive(_ outcome: Outcome) {
+            switch self {
+            case .task(let continuation): continuation.resume(with: outcome)
+            case .handler(let handler): handler(outcome)
+            }
+        }
     }
 
     // The handoff lives inline in the lock's one allocation, so a call costs no more than that.
@@ -56,12 +65,11 @@ final class TransportCall: DeadlineTarget {
         return try await SendCancellation.withCancellationHandler {
             // Unchecked: `finish` hands the outcome out once, under the lock, so the continuation is
             // resumed exactly once; the checked kind would cost an allocation per request.
+            // No check for cancellation here: one that came first has already ended the call
+            // (the handler runs at once when registered late), so `start` hands back
+            // `NetworkError.cancelled` without starting anything.
             try await withUnsafeThrowingContinuation { continuation in
-                if SendCancellation.isCancelled {
-                    continuation.resume(throwing: NetworkError.cancelled)
-                    return
-                }
-                call.start { continuation.resume(with: $0) }
+                call.start(Waiter.task(continuation))
             }
         } onCancel: {
             call.cancel()
@@ -70,8 +78,12 @@ final class TransportCall: DeadlineTarget {
 
     /// Starts the exchange; `completion` is called exactly once, possibly before this returns.
     func start(completion: @escaping @Sendable (Outcome) -> Void) {
-        if let earlyOutcome = state.withLock({ $0.wait(Waiter(receive: completion)) }) {
-            completion(earlyOutcome)
+        start(Waiter.handler(completion))
+    }
+
+    private func start(_ waiter: Waiter) {
+        if let earlyOutcome = state.withLock({ $0.wait(waiter) }) {
+            waiter.receive(earlyOutcome)
             return
         }
         // Scheduled before the first hop starts, so that it is stored with the hop, under one lock.

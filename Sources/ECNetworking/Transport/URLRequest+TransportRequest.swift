@@ -20,7 +20,10 @@ extension URLRequest {
     /// `request` as a `URLSession` sends it, with `streamedBody` standing in for a one-shot stream.
     init(_ request: TransportRequest, streamedBody: Data?) throws {
         self.init(url: request.url)
-        httpMethod = request.method.rawValue
+        // GET is the default; setting it anyway costs a normalising copy of the method on Linux.
+        if request.method != .get {
+            httpMethod = request.method.rawValue
+        }
         for field in request.headers {
             addValue(field.value, forHTTPHeaderField: field.name)
         }

@@ -129,6 +129,33 @@ struct ContentTypeValidationTests {
         #expect(MediaRange("json") == nil)
         #expect(MediaRange.list(" text/html , application/xhtml+xml;q=0.9, bogus").count == 2)
     }
+
+    @Test(
+        "a content type is checked against type names read in place as against the ranges they parse to",
+        arguments: [
+            "application/json", "Application/JSON; charset=utf-8", " application/problem+json ", "text/html",
+            "application/jsonp", "image/png", "json", "a/b/c", "/json", "application/", "",
+        ])
+    func rangesReadInPlace(contentType: String) {
+        /// What checking against parsed ranges tells: ranges that do not parse are skipped, and with
+        /// none left any type passes.
+        func parsed(_ ranges: [String]) -> Bool {
+            let type = MediaRange(contentType)
+            var namesAny = false
+            for range in ranges.compactMap(MediaRange.init) {
+                namesAny = true
+                if let type, range.accepts(type) { return true }
+            }
+            return !namesAny
+        }
+        let lists = [
+            ["application/json"], ["text/*", "image/png"], ["*/*"], ["bogus"], [], ["bogus", "application/json"],
+            ["IMAGE/*"], ["application/json;q=0.5", "text/plain"],
+        ]
+        for ranges in lists {
+            #expect(MediaRange.text(contentType, fallsInAnyOf: ranges) == parsed(ranges), "\(ranges)")
+        }
+    }
 }
 
 @Suite("Content-type validation against a loopback server")

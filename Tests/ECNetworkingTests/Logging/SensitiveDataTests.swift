@@ -97,6 +97,34 @@ struct RedactionTests {
         #expect(redaction.url(URL(string: "https://api.example.com/a@b")!) == "https://api.example.com/a@b")
     }
 
+    @Test("URL text is redacted alike whatever it holds: encoded names, fragments, other text, an @ past the host")
+    func urlTextCases() {
+        let cases = [
+            "https://api.example.com/a?acc%65ss_token=t&page=2":
+                "https://api.example.com/a?acc%65ss_token=<redacted>&page=2",
+            "https://api.example.com/a#sig=x&y=1": "https://api.example.com/a#sig=<redacted>&y=1",
+            "https://api.example.com/é?token=t": "https://api.example.com/é?token=<redacted>",
+            "https://ada@api.example.com": "https://<redacted>@api.example.com",
+            "https://api.example.com/a?next=https://u:p@b.example/&page=1":
+                "https://api.example.com/a?next=https://u:p@b.example/&page=1",
+            "/relative?PAGE=2&Sig=s": "/relative?PAGE=2&Sig=<redacted>",
+            "https://api.example.com/a?=x&&token": "https://api.example.com/a?=x&&token",
+        ]
+        for (text, expected) in cases {
+            #expect(redaction.urlText(text) == expected)
+        }
+    }
+
+    @Test("form and JSON bodies are found by their content type in any case")
+    func contentTypeCase() {
+        let form = redaction.body(Data("password=p1&x=1".utf8), contentType: "APPLICATION/X-WWW-FORM-URLENCODED")
+        #expect(String(decoding: form, as: UTF8.self) == "password=<redacted>&x=1")
+        let json = redaction.body(Data(#" "a" , "token": "t1""#.utf8), contentType: "Application/JSON; charset=utf-8")
+        #expect(String(decoding: json, as: UTF8.self) == #" "a" , "token": "<redacted>""#)
+        let text = redaction.body(Data(#" "token": "t1""#.utf8), contentType: "text/plain")
+        #expect(String(decoding: text, as: UTF8.self) == #" "token": "t1""#)
+    }
+
     @Test("JSON bodies keep their layout and order; sensitive values go, nested and in arrays included")
     func json() {
         let body = """
