@@ -120,20 +120,23 @@ struct ResponseStreamTests {
 
     @Test("a body that keeps coming outlives the total timeout, which covers the head alone")
     func bodyOutlivesTotalTimeout() async throws {
-        // In memory, so that nothing but the deadlines decides the timing.
+        // In memory, so that nothing but the deadlines decides the timing. The timeout is long
+        // because a full parallel run on two cores can keep a task from running for seconds; the
+        // second line comes a second after the timeout would have ended the send.
+        let timeout: Duration = .seconds(10)
         let transport = ScriptedTransport { _, _ in
+            let secondLineAt = ContinuousClock.now + timeout + .seconds(1)
             let chunks = LockedState(["first\n", "second\n"])
             return TransportResponse(
                 statusCode: 200,
                 body: ByteStream(next: {
                     guard let next = chunks.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { return nil }
-                    if next == "second\n" { try await Task.sleep(for: .seconds(4)) }
+                    if next == "second\n" { try await Task.sleep(until: secondLineAt) }
                     return Data(next.utf8)
                 }))
         }
         var configuration = NetworkConfiguration(baseURL: URL(string: "https://api.example.com")!)
-        // Long enough for the head on a loaded machine, shorter than the gap before the second line.
-        configuration.timeout = .seconds(3)
+        configuration.timeout = timeout
         let network = URLSessionNetwork(configuration: configuration, transport: transport)
         let stream = try await network.stream(NetworkRequest(url: URL(string: "https://api.example.com/tokens")!))
         var lines: [String] = []
