@@ -37,6 +37,8 @@ final class BodyRelay: DeadlineTarget, Sendable {
         var lastActivity: ContinuousClock.Instant
         /// Called once when the relay ends, whichever way.
         var endHandlers: [@Sendable () -> Void] = []
+        /// Set while the end handlers run, before `ending` is: whoever ends the relay first.
+        var isEnding = false
         var idleTimeout: Duration?
         var progress: DownloadProgressCounter?
 
@@ -70,7 +72,7 @@ final class BodyRelay: DeadlineTarget, Sendable {
     /// Calls `handler` once when the relay ends; at once if it has ended already.
     func whenEnded(_ handler: @escaping @Sendable () -> Void) {
         let hasEnded = state.withLock { state -> Bool in
-            guard state.ending == nil else { return true }
+            guard !state.isEnding else { return true }
             state.endHandlers.append(handler)
             return false
         }
@@ -207,25 +209,34 @@ final class BodyRelay: DeadlineTarget, Sendable {
     }
 
     /// Ends the relay; a failure releases the bytes not yet read unless `keepingUnreadBytes`.
+    ///
+    /// The end handlers (freeing the send's registration and its slot) run before the ending is
+    /// recorded, so a consumer that sees the end finds them done: a send that threw is no longer
+    /// counted as active.
     private func end(with outcome: Result<Void, any Error>, keepingUnreadBytes: Bool = false) {
+        let handlers = state.withLock { state -> [@Sendable () -> Void]? in
+            guard !state.isEnding else { return nil }
+            state.isEnding = true
+            defer { state.endHandlers = [] }
+            return state.endHandlers
+        }
+        guard let handlers else { return }
+        for handler in handlers { handler() }
         let ending = state.withLock { state in
-            guard state.ending == nil else { return nil as Ending? }
             state.ending = outcome
             let ending = Ending(
                 consumer: state.consumer, producer: state.producer, reader: state.reader,
-                idleDeadline: state.idleDeadline, endHandlers: state.endHandlers)
+                idleDeadline: state.idleDeadline)
             state.consumer = nil
             state.producer = nil
             state.reader = nil
             state.idleDeadline = nil
-            state.endHandlers = []
             if case .failure = outcome, !keepingUnreadBytes {
                 // Bytes nobody will read are released at once.
                 _ = state.chunks.removeAll()
             }
             return ending
         }
-        guard let ending else { return }
         if let token = ending.idleDeadline { DeadlineScheduler.shared.cancel(token) }
         if case .failure(let error) = outcome {
             ending.reader?.cancel()
@@ -234,7 +245,6 @@ final class BodyRelay: DeadlineTarget, Sendable {
             ending.consumer?.resume(returning: nil)
         }
         ending.producer?.resume()
-        for handler in ending.endHandlers { handler() }
     }
 
     private struct Ending {
@@ -242,6 +252,5 @@ final class BodyRelay: DeadlineTarget, Sendable {
         let producer: UnsafeContinuation<Void, Never>?
         let reader: Task<Void, Never>?
         let idleDeadline: DeadlineScheduler.Token?
-        let endHandlers: [@Sendable () -> Void]
     }
 }
