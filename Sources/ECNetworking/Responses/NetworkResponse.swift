@@ -85,6 +85,19 @@ public struct NetworkResponse: Sendable {
     }
 }
 
+extension NetworkResponse {
+    /// The ``request``'s ``NetworkRequest/validatesContentType``, or `nil` without a request: read
+    /// in place, where ``request`` copies the whole request out.
+    var requestValidatesContentType: Bool? {
+        sentRequest?.request.validatesContentType
+    }
+
+    /// The value of the ``request``'s header `name`, read in place.
+    func requestHeader(_ name: String) -> String? {
+        sentRequest?.request.headers[name]
+    }
+}
+
 /// A response's request, shared by every copy of the response; see `NetworkResponse.sentRequest`.
 private final class SentRequest: Sendable {
     let request: NetworkRequest
