@@ -12,8 +12,8 @@ enum ContentTypeValidation {
     static func validate(_ response: borrowing NetworkResponse, defaultTypes: [String]?, enabledByDefault: Bool)
         throws
     {
-        // Read through `response` rather than bound to a local: binding the request copied it.
-        switch response.request?.validatesContentType {
+        // Read in place: binding the request, or reading it through `request`, copies it.
+        switch response.requestValidatesContentType {
         case false?: return
         case true?: break
         case nil: guard enabledByDefault, defaultTypes != nil else { return }
@@ -23,7 +23,7 @@ enum ContentTypeValidation {
         else { return }
         // The request's own `Accept` decides; without one, the response type's defaults do, read
         // in place: gathered into an array of ranges they would cost every send an allocation.
-        if let accept = response.request?.headers["Accept"] {
+        if let accept = response.requestHeader("Accept") {
             try check(MediaRange(header), against: MediaRange.list(accept), of: response)
         } else if let defaultTypes, !MediaRange.text(header, fallsInAnyOf: defaultTypes) {
             throw NetworkError.unacceptableContentType(copy response)

@@ -58,11 +58,12 @@ struct WireRequest: Sendable {
         }
         try HeaderValidation.validate(wire.headers)
 
-        self.request = wire
         self.transportRequest = TransportRequest(
             method: wire.method, url: url, headers: wire.headers, body: body,
             timeout: wire.timeout ?? configuration.timeout,
             maximumResponseSize: configuration.maximumResponseSize, cachePolicy: wire.cachePolicy)
+        // Last, so that the request moves in rather than being copied while still read.
+        self.request = wire
     }
 
     /// Whether `url` has the scheme `http` or `https` (in any case) and a host that is not empty,

@@ -18,12 +18,20 @@ public struct NetworkResponse: Sendable {
     public var httpURLResponse: HTTPURLResponse?
     /// The request as it was sent: after the will-begin actions, with default headers, the
     /// `Content-Type` and the encoded body.
-    public var request: NetworkRequest?
+    public var request: NetworkRequest? {
+        get { sentRequest?.request }
+        set { sentRequest = newValue.map(SentRequest.init) }
+    }
     /// How long the stages took; see ``NetworkTimings``.
     public var timings: NetworkTimings
     /// The body of a streamed send, still on the wire, which the response's head travels through
     /// the stages without; `nil` for every other response.
     var unreadBody: StreamedBody?
+
+    /// ``request``, behind one reference. Every completed action's `.proceed(response)` copies the
+    /// response, and the request holds several references of its own: as one shared, immutable
+    /// object it costs each copy one.
+    private var sentRequest: SentRequest?
 
     /// The body; another name for ``body``.
     public var data: Data { body }
@@ -43,7 +51,7 @@ public struct NetworkResponse: Sendable {
         self.body = body
         self.url = url
         self.httpURLResponse = httpURLResponse
-        self.request = request
+        self.sentRequest = request.map(SentRequest.init)
         self.timings = timings
     }
 
@@ -77,5 +85,27 @@ public struct NetworkResponse: Sendable {
     /// Decodes the body as JSON, for example an API's error body.
     public func decode<T: Decodable>(_ type: T.Type, using decoder: JSONDecoder = JSONDecoder()) throws -> T {
         try decoder.decode(type, from: body)
+    }
+}
+
+extension NetworkResponse {
+    /// The ``request``'s ``NetworkRequest/validatesContentType``, or `nil` without a request: read
+    /// in place, where ``request`` copies the whole request out.
+    var requestValidatesContentType: Bool? {
+        sentRequest?.request.validatesContentType
+    }
+
+    /// The value of the ``request``'s header `name`, read in place.
+    func requestHeader(_ name: String) -> String? {
+        sentRequest?.request.headers[name]
+    }
+}
+
+/// A response's request, shared by every copy of the response; see `NetworkResponse.sentRequest`.
+private final class SentRequest: Sendable {
+    let request: NetworkRequest
+
+    init(_ request: NetworkRequest) {
+        self.request = request
     }
 }
