@@ -27,9 +27,10 @@ import Foundation
 /// own transport too, letting any task still on it finish first. A session you passed in is
 /// yours: the network never invalidates it, just as a `URLSession` leaves its delegate alone.
 public final class URLSessionNetwork: Network {
-    /// The configuration it was created with.
     // Stored, not read from the runner: a computed property hands out a copy of the whole
     // configuration wherever the send path passes it on.
+
+    /// The configuration it was created with.
     public let configuration: NetworkConfiguration
     /// The stages every send runs, with the transport as the transport step.
     let runner: StageRunner
