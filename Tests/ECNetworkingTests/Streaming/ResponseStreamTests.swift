@@ -205,8 +205,14 @@ struct ResponseStreamTests {
             try await Task.sleep(for: .milliseconds(500))
             var received = 0
             let error = await networkError { for try await chunk in stream { received += chunk.count } }
-            #expect(received == 100_000)
+            // Never a short success. FoundationNetworking on Linux reads the socket without
+            // backpressure, so every byte sent is there to read; async-http-client reads no further
+            // than its reader, and what the socket still held is lost when the server closes it.
             #expect(error?.transportCode == .networkConnectionLost, "got \(String(describing: error))")
+            #if canImport(FoundationNetworking)
+                if kind.rawValue.hasPrefix("urlSession") { #expect(received == 100_000) }
+            #endif
+            #expect(received > 0 && received <= 100_000)
         }
     }
 
