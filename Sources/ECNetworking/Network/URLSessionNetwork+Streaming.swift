@@ -46,6 +46,9 @@ extension URLSessionNetwork {
     func buildRequest<R: Request>(_ request: R) throws -> NetworkRequest {
         var built = try request.buildRequest(with: configuration.baseURL)
         built.customProperties.merge(request.customProperties)
+        // Noted now, while nothing else shares the request's storage, so that the first attempt
+        // finds it there and need not copy the request to note it (see `StageRunner.runStages`).
+        built.customProperties[NetworkBaseURL.self] = configuration.baseURL
         return built
     }
 

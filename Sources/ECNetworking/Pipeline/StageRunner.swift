@@ -215,8 +215,9 @@ package struct StageRunner: Sendable {
         // Set on the attempt's own copy, not on one kept across attempts, which copied the request.
         if let carriedProperties {
             prepared.customProperties = carriedProperties
-        } else {
-            // Authentication keeps credentials on the base URL's origin.
+        } else if prepared.customProperties[NetworkBaseURL.self] != configuration.baseURL {
+            // Authentication keeps credentials on the base URL's origin. Set only when missing: a
+            // change copies the storage the request shares with the caller's.
             prepared.customProperties[NetworkBaseURL.self] = configuration.baseURL
         }
         if let identity = context.identity {
@@ -224,9 +225,11 @@ package struct StageRunner: Sendable {
             prepared.customProperties[SendAttempt.self] = identity.attempt(context.attempts + 1)
         }
         // A body's own content type beats a default one; a request's own header beats both.
-        prepared.headers.addMissing(
-            from: configuration.defaultHeaders,
-            except: prepared.body?.impliedContentType != nil ? "Content-Type" : nil)
+        if !configuration.defaultHeaders.isEmpty {
+            prepared.headers.addMissing(
+                from: configuration.defaultHeaders,
+                except: prepared.body?.impliedContentType != nil ? "Content-Type" : nil)
+        }
         let willBeginStart = context.clock.now
         for action in stages.willBegin {
             // Without a time limit the action is called directly: no closure, no allocation.

@@ -14,33 +14,68 @@ import Foundation
 /// request.timeout = .seconds(5)
 /// ```
 public struct NetworkRequest: Sendable {
+    // In one copy-on-write object: a send hands the request from stage to stage and keeps it in its
+    // metrics, its wire form and its response, and each of those copies then costs one reference
+    // count instead of one per field.
+    private var storage: CopyOnWrite<Fields>
+
     /// The headers; names are case-insensitive and may repeat. The configuration's default
     /// headers are added before the will-begin actions run, unless a header of the same name is here.
-    public var headers: HTTPHeaders
+    public var headers: HTTPHeaders {
+        get { storage.value.headers }
+        _modify { yield &storage.value.headers }
+    }
     /// The method, such as `.get`.
-    public var method: HTTPMethod
+    public var method: HTTPMethod {
+        get { storage.value.method }
+        _modify { yield &storage.value.method }
+    }
     /// The URL, which may already carry a query.
-    public var url: URL
+    public var url: URL {
+        get { storage.value.url }
+        _modify { yield &storage.value.url }
+    }
     /// The body, if any.
-    public var body: RequestBody?
+    public var body: RequestBody? {
+        get { storage.value.body }
+        _modify { yield &storage.value.body }
+    }
     /// Query items appended, in this order, to any query already in ``url``.
-    public var queryItems: [URLQueryItem]
+    public var queryItems: [URLQueryItem] {
+        get { storage.value.queryItems }
+        _modify { yield &storage.value.queryItems }
+    }
     /// How long one attempt may take before it fails with ``NetworkError/timedOut(after:)``;
     /// `nil` uses the configuration's ``NetworkConfiguration/timeout``. Enforced by the library
     /// itself, so fractions of a second hold on Linux too.
-    public var timeout: Duration?
+    public var timeout: Duration? {
+        get { storage.value.timeout }
+        _modify { yield &storage.value.timeout }
+    }
     /// The cache policy, or `nil` for the session's default.
-    public var cachePolicy: URLRequest.CachePolicy?
+    public var cachePolicy: URLRequest.CachePolicy? {
+        get { storage.value.cachePolicy }
+        _modify { yield &storage.value.cachePolicy }
+    }
     /// Status codes that count as success for this request; `nil` uses the configuration's.
-    public var acceptableStatusCodes: Set<Int>?
+    public var acceptableStatusCodes: Set<Int>? {
+        get { storage.value.acceptableStatusCodes }
+        _modify { yield &storage.value.acceptableStatusCodes }
+    }
     /// Whether the response's `Content-Type` must be one this request accepts (its `Accept`
     /// header, or JSON for a `Decodable` response); a mismatch fails with
     /// ``NetworkError/unacceptableContentType(_:)`` before decoding. `nil`, the default, follows
     /// ``NetworkConfiguration/validatesContentType`` for requests whose ``Request`` has
     /// ``Request/acceptableContentTypes``; `true` checks any request with an `Accept` header.
-    public var validatesContentType: Bool?
+    public var validatesContentType: Bool? {
+        get { storage.value.validatesContentType }
+        _modify { yield &storage.value.validatesContentType }
+    }
     /// Extra information for actions; see ``CustomProperties``.
-    public var customProperties: CustomProperties
+    public var customProperties: CustomProperties {
+        get { storage.value.customProperties }
+        _modify { yield &storage.value.customProperties }
+    }
 
     /// Creates a request whose body is any `Encodable` value, sent as JSON with the
     /// configuration's encoder.
@@ -70,16 +105,11 @@ public struct NetworkRequest: Sendable {
         timeout: Duration? = nil,
         customProperties: CustomProperties = [:]
     ) {
-        self.headers = headers
-        self.method = method
-        self.url = url
-        self.body = body
-        self.queryItems = queryItems
-        self.timeout = timeout
-        self.cachePolicy = nil
-        self.acceptableStatusCodes = nil
-        self.validatesContentType = nil
-        self.customProperties = customProperties
+        storage = CopyOnWrite(
+            Fields(
+                headers: headers, method: method, url: url, body: body, queryItems: queryItems, timeout: timeout,
+                cachePolicy: nil, acceptableStatusCodes: nil, validatesContentType: nil,
+                customProperties: customProperties))
     }
 
     /// Appends query items built from `parameters` by `encoder`, after any already set.
@@ -120,5 +150,21 @@ public struct NetworkRequest: Sendable {
                 reason: "The query could not be added to \(Redaction.forDescriptions.url(url))")
         }
         return result
+    }
+}
+
+extension NetworkRequest {
+    /// A request's stored values.
+    fileprivate struct Fields: Sendable {
+        var headers: HTTPHeaders
+        var method: HTTPMethod
+        var url: URL
+        var body: RequestBody?
+        var queryItems: [URLQueryItem]
+        var timeout: Duration?
+        var cachePolicy: URLRequest.CachePolicy?
+        var acceptableStatusCodes: Set<Int>?
+        var validatesContentType: Bool?
+        var customProperties: CustomProperties
     }
 }

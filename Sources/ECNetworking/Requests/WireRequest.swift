@@ -38,8 +38,11 @@ struct WireRequest: Sendable {
             throw NetworkError.invalidRequest(reason: "\"\(request.method.rawValue)\" is not a valid HTTP method")
         }
         var wire = copy request
-        wire.url = url
-        wire.queryItems = []
+        // Changed only when the query moved into the URL: a change copies the request's shared storage.
+        if !request.queryItems.isEmpty {
+            wire.url = url
+            wire.queryItems = []
+        }
         var body: TransportRequestBody?
         if let requestBody = request.body {
             let encoded = try requestBody.transportBody(defaultEncoder: configuration.encoder)

@@ -6,32 +6,52 @@ import Foundation
 
 /// An HTTP response: status, headers, the whole body, and how long it took.
 public struct NetworkResponse: Sendable {
+    // In one copy-on-write object: the response is handed from the transport through every
+    // completed action to the caller, and a copy then costs one reference count, not one per field.
+    private var storage: CopyOnWrite<Fields>
+
     /// The HTTP status code, such as 200.
-    public var statusCode: Int
+    public var statusCode: Int {
+        get { storage.value.statusCode }
+        _modify { yield &storage.value.statusCode }
+    }
     /// The headers; look them up by name in any case (`headers["etag"]`), since Linux re-cases them.
-    public var headers: HTTPHeaders
+    public var headers: HTTPHeaders {
+        get { storage.value.headers }
+        _modify { yield &storage.value.headers }
+    }
     /// The body; empty when there was none.
-    public var body: Data
+    public var body: Data {
+        get { storage.value.body }
+        _modify { yield &storage.value.body }
+    }
     /// The URL that answered, after any redirects.
-    public var url: URL?
+    public var url: URL? {
+        get { storage.value.url }
+        _modify { yield &storage.value.url }
+    }
     /// The response as the session delivered it, when it came from a session.
-    public var httpURLResponse: HTTPURLResponse?
+    public var httpURLResponse: HTTPURLResponse? {
+        get { storage.value.httpURLResponse }
+        _modify { yield &storage.value.httpURLResponse }
+    }
     /// The request as it was sent: after the will-begin actions, with default headers, the
     /// `Content-Type` and the encoded body.
     public var request: NetworkRequest? {
-        get { sentRequest?.request }
-        set { sentRequest = newValue.map(SentRequest.init) }
+        get { storage.value.request }
+        _modify { yield &storage.value.request }
     }
     /// How long the stages took; see ``NetworkTimings``.
-    public var timings: NetworkTimings
+    public var timings: NetworkTimings {
+        get { storage.value.timings }
+        _modify { yield &storage.value.timings }
+    }
     /// The body of a streamed send, still on the wire, which the response's head travels through
     /// the stages without; `nil` for every other response.
-    var unreadBody: StreamedBody?
-
-    /// ``request``, behind one reference. Every completed action's `.proceed(response)` copies the
-    /// response, and the request holds several references of its own: as one shared, immutable
-    /// object it costs each copy one.
-    private var sentRequest: SentRequest?
+    var unreadBody: StreamedBody? {
+        get { storage.value.unreadBody }
+        _modify { yield &storage.value.unreadBody }
+    }
 
     /// The body; another name for ``body``.
     public var data: Data { body }
@@ -46,13 +66,10 @@ public struct NetworkResponse: Sendable {
         request: NetworkRequest? = nil,
         timings: NetworkTimings = NetworkTimings()
     ) {
-        self.statusCode = statusCode
-        self.headers = headers
-        self.body = body
-        self.url = url
-        self.httpURLResponse = httpURLResponse
-        self.sentRequest = request.map(SentRequest.init)
-        self.timings = timings
+        storage = CopyOnWrite(
+            Fields(
+                statusCode: statusCode, headers: headers, body: body, url: url, httpURLResponse: httpURLResponse,
+                request: request, timings: timings, unreadBody: nil))
     }
 
     /// Creates a response from what a session delivered.
@@ -89,23 +106,27 @@ public struct NetworkResponse: Sendable {
 }
 
 extension NetworkResponse {
-    /// The ``request``'s ``NetworkRequest/validatesContentType``, or `nil` without a request: read
-    /// in place, where ``request`` copies the whole request out.
+    /// The ``request``'s ``NetworkRequest/validatesContentType``, or `nil` without a request.
     var requestValidatesContentType: Bool? {
-        sentRequest?.request.validatesContentType
+        request?.validatesContentType
     }
 
-    /// The value of the ``request``'s header `name`, read in place.
+    /// The value of the ``request``'s header `name`, or `nil` without a request.
     func requestHeader(_ name: String) -> String? {
-        sentRequest?.request.headers[name]
+        request?.headers[name]
     }
 }
 
-/// A response's request, shared by every copy of the response; see `NetworkResponse.sentRequest`.
-private final class SentRequest: Sendable {
-    let request: NetworkRequest
-
-    init(_ request: NetworkRequest) {
-        self.request = request
+extension NetworkResponse {
+    /// A response's stored values.
+    fileprivate struct Fields: Sendable {
+        var statusCode: Int
+        var headers: HTTPHeaders
+        var body: Data
+        var url: URL?
+        var httpURLResponse: HTTPURLResponse?
+        var request: NetworkRequest?
+        var timings: NetworkTimings
+        var unreadBody: StreamedBody?
     }
 }

@@ -140,29 +140,38 @@ final class TransportCall: DeadlineTarget {
 
     /// A gathered hop ended: the call ends with it, unless it is a redirect to follow.
     private func gathered(_ outcome: Result<TransportResponse, any Error>) {
-        var hop = request
-        var followed = 0
+        // The hop being followed, when it is not the first; read in place rather than copied.
+        var redirect: (request: TransportRequest, followed: Int)?
         let isRunning = state.withLock { state in
             state.updateResources { resources in
-                if let redirect = resources.redirect { (hop, followed) = redirect }
+                if resources.redirect != nil { redirect = resources.redirect }
             }
         }
         // Ended meanwhile (deadline, cancellation): nothing is left to tell.
         guard isRunning else { return }
-        let response: TransportResponse
-        do {
-            response = try outcome.get()
-            if let next = try route.redirects.request(
-                following: response, of: hop, originalURL: request.url, followed: followed)
-            {
-                start(next, followed: followed + 1)
+        switch outcome {
+        case .failure(let error):
+            finish(.failure(NetworkError.normalize(error)))
+        case .success(let response):
+            do {
+                if let next = try route.redirects.request(
+                    following: response, of: redirect?.request ?? request, originalURL: request.url,
+                    followed: redirect?.followed ?? 0)
+                {
+                    start(next, followed: (redirect?.followed ?? 0) + 1)
+                    return
+                }
+            } catch {
+                finish(.failure(NetworkError.normalize(error)))
                 return
             }
-        } catch {
-            finish(.failure(NetworkError.normalize(error)))
-            return
+            finish(
+                .success(
+                    NetworkResponse(
+                        response, body: response.body.gathered ?? Data(),
+                        requestedURL: redirect?.request.url ?? request.url
+                    )))
         }
-        finish(.success(NetworkResponse(response, body: response.body.gathered ?? Data(), requestedURL: hop.url)))
     }
 
     /// The exchange on the streaming path: every hop of the redirect chain from `hop` on, then the
