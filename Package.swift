@@ -1,4 +1,4 @@
-// swift-tools-version: 6.1
+// swift-tools-version: 6.2
 import PackageDescription
 
 // Every integration that needs another package is a trait, off by default, so a package that
@@ -50,7 +50,8 @@ let package = Package(
     traits: [
         .trait(
             name: "AsyncHTTPClient",
-            description: "Adds AsyncHTTPClientTransport, which sends through swift-server's async-http-client (SwiftNIO)."
+            description:
+                "Adds AsyncHTTPClientTransport, which sends through swift-server's async-http-client (SwiftNIO)."
         ),
         .trait(name: "Logging", description: "Log events as structured swift-log records through a Logger."),
         .trait(name: "Tracing", description: "A swift-distributed-tracing span per send and per attempt."),

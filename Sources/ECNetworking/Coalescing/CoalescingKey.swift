@@ -20,7 +20,7 @@ struct CoalescingKey: Hashable, Sendable {
 
     /// The key of a request as it goes on the wire, or `nil` when it must not be coalesced: only
     /// GETs are, since sharing one answer is only safe for a read.
-    init?(_ wire: WireRequest, isEnabled: Bool) {
+    init?(_ wire: borrowing WireRequest, isEnabled: Bool) {
         guard isEnabled, wire.request.method == .get, wire.request.customProperties[AllowsCoalescing.self] else {
             return nil
         }

@@ -33,7 +33,9 @@ protocol SendObservation: Sendable {
     func refreshStarted()
     /// Runs the whole send, its actions included, in the observer's context: a tracer's send
     /// span is the parent of whatever the actions send (a login inside a refresh).
-    func withinSend<Value>(_ body: () async throws -> Value) async throws -> Value
+    nonisolated(nonsending) func withinSend<Value>(
+        _ body: nonisolated(nonsending) () async throws -> Value
+    ) async throws -> Value
 }
 
 extension SendObserver {
@@ -45,7 +47,9 @@ extension SendObservation {
     func attemptOnWire(_ request: NetworkRequest) {}
     func attemptEnded(response: NetworkResponse?, error: (any Error)?) {}
     func refreshStarted() {}
-    func withinSend<Value>(_ body: () async throws -> Value) async throws -> Value {
+    nonisolated(nonsending) func withinSend<Value>(
+        _ body: nonisolated(nonsending) () async throws -> Value
+    ) async throws -> Value {
         try await body()
     }
 }

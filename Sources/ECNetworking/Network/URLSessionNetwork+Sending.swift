@@ -7,7 +7,7 @@ import Foundation
 extension URLSessionNetwork {
     /// Runs `request` through the ``StageRunner`` as a send that `cancelAll` can cancel, with
     /// the network's transport.
-    func perform(
+    nonisolated(nonsending) func perform(
         _ request: NetworkRequest,
         requestType: ObjectIdentifier?,
         priority: RequestPriority,
@@ -34,7 +34,7 @@ extension URLSessionNetwork {
     /// Encodes, waits for a slot, tells the began actions, and sends; the slot is freed as soon as
     /// the transport is done, so slow completed actions do not hold it. With coalescing on, an
     /// identical GET in progress is joined instead, without a slot (see `sendCoalesced`).
-    fileprivate func transmit(
+    nonisolated(nonsending) fileprivate func transmit(
         _ request: NetworkRequest,
         priority: RequestPriority,
         stages: ActionStages,
@@ -52,7 +52,8 @@ extension URLSessionNetwork {
         {
             response = try await sendCoalesced(wire, key: key, priority: priority, stages: stages, context: &context)
         } else {
-            let queueStart = context.clock.now
+            // Without a limit nothing waits for a slot, so the clock is not read for the wait.
+            let queueStart = admission != nil ? context.clock.now : nil
             if let admission { try await admission.acquire(priority: priority) }
             var holdsSlot = admission != nil
             defer { if holdsSlot { admission?.release() } }
@@ -75,7 +76,7 @@ extension URLSessionNetwork {
 private struct SessionAttemptTransport: AttemptTransport {
     let network: URLSessionNetwork
 
-    func transmit(
+    nonisolated(nonsending) func transmit(
         _ request: NetworkRequest,
         priority: RequestPriority,
         stages: ActionStages,

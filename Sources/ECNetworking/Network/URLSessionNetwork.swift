@@ -130,7 +130,7 @@ public final class URLSessionNetwork: Network {
         return try await send(request, priority: priority, reading: reading)
     }
 
-    private func send<R: Request>(
+    nonisolated(nonsending) private func send<R: Request>(
         _ request: R, priority: RequestPriority, reading: BodyReading?
     ) async throws -> R.Response {
         let networkRequest = try buildRequest(request)

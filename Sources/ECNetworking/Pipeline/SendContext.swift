@@ -39,14 +39,15 @@ package struct SendContext {
     }
 
     /// Counts the attempt and tells the began actions once `request` is on the wire; returns the
-    /// moment the transport began, which a transport reads its timing from.
+    /// moment the transport began, which a transport reads its timing from. `queueStart` is `nil`
+    /// when the send did not wait for a slot.
     package mutating func begin(
         _ request: NetworkRequest,
         stages: ActionStages,
-        queuedSince queueStart: ContinuousClock.Instant
+        queuedSince queueStart: ContinuousClock.Instant?
     ) -> ContinuousClock.Instant {
         let now = clock.now
-        timings.queueWait = now - queueStart
+        timings.queueWait = queueStart.map { now - $0 } ?? .zero
         attempts += 1
         // Nothing runs between the two readings when nobody is told: the clock is read once.
         guard !stages.began.isEmpty || !observations.isEmpty else { return now }

@@ -7,7 +7,7 @@
 /// sent in ``SendContext/request``, and returns the response with its request set.
 package protocol AttemptTransport {
     /// Sends `request`, as the will-begin actions left it, and returns the response.
-    func transmit(
+    nonisolated(nonsending) func transmit(
         _ request: NetworkRequest,
         priority: RequestPriority,
         stages: ActionStages,
@@ -43,9 +43,9 @@ package struct StageRunner: Sendable {
     /// whether it returns or throws, with the request redacted. A send that throws is also
     /// reported, once, to the ``RequestFailedAction``s: every send, typed, raw or through storage,
     /// passes here exactly once with its final error, decoding failures included.
-    package func reportingMetrics<Value>(
+    nonisolated(nonsending) package func reportingMetrics<Value>(
         of request: NetworkRequest,
-        _ body: (inout SendContext) async throws -> Value
+        _ body: nonisolated(nonsending) (inout SendContext) async throws -> Value
     ) async throws -> Value {
         // Only the logging action and the integrations read which send and attempt a request is.
         var context = SendContext(
@@ -72,20 +72,20 @@ package struct StageRunner: Sendable {
 
     /// Runs `body` inside every observation's ``SendObservation/withinSend(_:)``, with the
     /// observations bound for ``ObservedSend``.
-    private func withinObservations<Value>(
+    nonisolated(nonsending) private func withinObservations<Value>(
         _ observations: [any SendObservation],
         _ context: inout SendContext,
-        _ body: (inout SendContext) async throws -> Value
+        _ body: nonisolated(nonsending) (inout SendContext) async throws -> Value
     ) async throws -> Value {
         try await ObservedSend.$observations.withValue(observations) {
             try await nest(observations[...], &context, body)
         }
     }
 
-    private func nest<Value>(
+    nonisolated(nonsending) private func nest<Value>(
         _ observations: ArraySlice<any SendObservation>,
         _ context: inout SendContext,
-        _ body: (inout SendContext) async throws -> Value
+        _ body: nonisolated(nonsending) (inout SendContext) async throws -> Value
     ) async throws -> Value {
         guard let first = observations.first else { return try await body(&context) }
         return try await first.withinSend { try await nest(observations.dropFirst(), &context, body) }
@@ -123,7 +123,7 @@ package struct StageRunner: Sendable {
     /// ``RetryPolicy/maximumAttempts``. A retry refused for want of allowance ends the send with
     /// the error named after who asked: ``NetworkError/retryLimitReached(attempts:response:)`` for
     /// an action, ``NetworkError/retriesExhausted(attempts:lastError:)`` for the policy.
-    package func run<Transport: AttemptTransport>(
+    nonisolated(nonsending) package func run<Transport: AttemptTransport>(
         _ request: NetworkRequest,
         priority: RequestPriority,
         through transport: Transport,
@@ -175,7 +175,7 @@ package struct StageRunner: Sendable {
     }
 
     /// Runs one attempt and tells the integrations how it ended.
-    @inline(__always) private func attempt<Transport: AttemptTransport>(
+    @inline(__always) nonisolated(nonsending) private func attempt<Transport: AttemptTransport>(
         _ request: NetworkRequest,
         carrying carriedProperties: CustomProperties?,
         priority: RequestPriority,
@@ -203,7 +203,7 @@ package struct StageRunner: Sendable {
 
     /// Runs one attempt's stages: will-begin, transport, response-began, completed, validation.
     /// The attempt sends `request` as built, with `carriedProperties` when a retry carries them.
-    private func runStages<Transport: AttemptTransport>(
+    nonisolated(nonsending) private func runStages<Transport: AttemptTransport>(
         of request: NetworkRequest,
         carrying carriedProperties: CustomProperties?,
         priority: RequestPriority,
@@ -230,17 +230,23 @@ package struct StageRunner: Sendable {
                 from: configuration.defaultHeaders,
                 except: prepared.body?.impliedContentType != nil ? "Content-Type" : nil)
         }
-        let willBeginStart = context.clock.now
-        for action in stages.willBegin {
-            // Without a time limit the action is called directly: no closure, no allocation.
-            if let timeout = configuration.actionTimeout {
-                prepared = try await ActionDeadline.run(action, timeout: timeout) { [prepared] in
-                    try await action.requestWillBegin(prepared)
+        if stages.willBegin.isEmpty {
+            // No time is spent in actions there are none of, so the clock is not read for them.
+            context.timings.willBegin = .zero
+        } else {
+            let willBeginStart = context.clock.now
+            for action in stages.willBegin {
+                // Without a time limit the action is called directly: no closure, no allocation.
+                if let timeout = configuration.actionTimeout {
+                    prepared = try await ActionDeadline.run(action, timeout: timeout) { [prepared] in
+                        try await action.requestWillBegin(prepared)
+                    }
+                } else {
+                    prepared = try await action.requestWillBegin(prepared)
                 }
-            } else {
-                prepared = try await action.requestWillBegin(prepared)
+                if context.isCancelled { throw NetworkError.cancelled }
             }
-            if context.isCancelled { throw NetworkError.cancelled }
+            context.timings.willBegin = context.elapsed(since: willBeginStart)
         }
         // A storage send's validators go on only now that the actions have said whose request it is.
         prepared.applyPendingRevalidation()
@@ -248,7 +254,6 @@ package struct StageRunner: Sendable {
             observation.attemptWillSend(&prepared)
         }
         context.request = prepared
-        context.timings.willBegin = context.elapsed(since: willBeginStart)
 
         // A retry starts again from the request as built, so its body is what would be sent twice.
         // (Read from the parameter: reading it from `context` made every attempt copy the context.)

@@ -11,16 +11,16 @@
 /// ``TransportRequest/maximumResponseSize``, errors reported as ``NetworkError``); the body the
 /// response carries is complete, one chunk that can be read any number of times.
 protocol GatheringTransport: HTTPTransport {
-    /// A task, not yet resumed, that sends `request` and calls `completion` once, on any thread,
-    /// with the response and its whole body, or with the error; cancelling it ends the exchange,
-    /// after which `completion` may or may not be called.
+    /// A task, not yet resumed, that sends `request` and reports to `call` once, with
+    /// ``TransportCall/gathered(_:)``, on any thread, with the response and its whole body, or with
+    /// the error; cancelling it ends the exchange, after which `call` may or may not be told.
+    ///
+    /// The call itself is the receiver, not a closure: a session's completion handler that
+    /// captures only the call needs no allocation of its own, where one capturing a closure does.
     ///
     /// - Returns: `nil` when this request must go through ``HTTPTransport/send(_:)`` instead, such
     ///   as one whose body is a one-shot stream.
-    func gatheringTask(
-        for request: TransportRequest,
-        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
-    ) -> (any SessionTask)?
+    func gatheringTask(for request: TransportRequest, reportingTo call: TransportCall) -> (any SessionTask)?
 }
 
 /// How a network's attempts reach the wire: its transport, that transport's gathering form when it

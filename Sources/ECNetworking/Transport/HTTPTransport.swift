@@ -98,7 +98,12 @@ public struct TransportResponse: Sendable {
 
     /// The head of `response`, as a `URLSession` delivered it, with `body`.
     init(_ response: HTTPURLResponse, body: ByteStream) {
-        self.init(statusCode: response.statusCode, headers: HTTPHeaders(response), url: response.url, body: body)
+        // Every field set here, not through the other initializer and then changed: that copied
+        // the whole response once more.
+        statusCode = response.statusCode
+        headers = HTTPHeaders(response)
+        url = response.url
+        self.body = body
         httpURLResponse = response
     }
 }

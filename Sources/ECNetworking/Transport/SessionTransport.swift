@@ -63,14 +63,10 @@ final class SessionTransport: GatheringTransport {
         ending.waiter?.resume(with: outcome)
     }
 
-    func gatheringTask(
-        for request: TransportRequest,
-        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
-    ) -> (any SessionTask)? {
-        let limit = request.maximumResponseSize
-        return URLRequest.gatheringTask(for: request, completion: completion) { urlRequest in
+    func gatheringTask(for request: TransportRequest, reportingTo call: TransportCall) -> (any SessionTask)? {
+        URLRequest.gatheringTask(for: request, reportingTo: call) { urlRequest in
             session.dataTask(for: urlRequest) { data, response, error in
-                completion(Self.outcome(data, response, error, limit: limit))
+                call.gathered(Self.outcome(data, response, error, limit: call.maximumResponseSize))
             }
         }
     }

@@ -58,7 +58,7 @@ final class TransportCall: DeadlineTarget {
     }
 
     /// Sends `request` and waits; cancelling the calling task, or its send, cancels the call.
-    static func send(
+    nonisolated(nonsending) static func send(
         _ request: TransportRequest, on route: TransportRoute, collectingBody collectsBody: Bool = true
     ) async throws -> NetworkResponse {
         let call = TransportCall(request, on: route, collectsBody: collectsBody)
@@ -96,9 +96,7 @@ final class TransportCall: DeadlineTarget {
     /// nothing to cancel), what was just set up is released again instead.
     private func start(_ hop: TransportRequest, followed: Int, deadline: DeadlineScheduler.Token? = nil) {
         let gathering = collectsBody ? route.gathering : nil
-        let transportTask = gathering?.gatheringTask(for: hop) { outcome in
-            self.gathered(outcome)
-        }
+        let transportTask = gathering?.gatheringTask(for: hop, reportingTo: self)
         let exchange: Task<Void, Never>? =
             transportTask != nil
             ? nil
@@ -128,6 +126,9 @@ final class TransportCall: DeadlineTarget {
         transportTask?.resume()
     }
 
+    /// The largest body the call accepts, for a transport that holds a body to it itself.
+    var maximumResponseSize: Int? { request.maximumResponseSize }
+
     /// Ends the call with ``NetworkError/cancelled`` unless it already ended.
     func cancel() {
         finish(.failure(NetworkError.cancelled))
@@ -138,8 +139,9 @@ final class TransportCall: DeadlineTarget {
         finish(.failure(NetworkError.timedOut(after: request.timeout ?? .zero)))
     }
 
-    /// A gathered hop ended: the call ends with it, unless it is a redirect to follow.
-    private func gathered(_ outcome: Result<TransportResponse, any Error>) {
+    /// A gathered hop ended: the call ends with it, unless it is a redirect to follow. A
+    /// ``GatheringTransport``'s task calls it once per hop.
+    func gathered(_ outcome: Result<TransportResponse, any Error>) {
         // The hop being followed, when it is not the first; read in place rather than copied.
         var redirect: (request: TransportRequest, followed: Int)?
         let isRunning = state.withLock { state in
@@ -154,10 +156,17 @@ final class TransportCall: DeadlineTarget {
             finish(.failure(NetworkError.normalize(error)))
         case .success(let response):
             do {
-                if let next = try route.redirects.request(
-                    following: response, of: redirect?.request ?? request, originalURL: request.url,
-                    followed: redirect?.followed ?? 0)
-                {
+                // Each branch reads its hop in place: `redirect?.request ?? request` made a copy.
+                let next =
+                    if let redirect {
+                        try route.redirects.request(
+                            following: response, of: redirect.request, originalURL: request.url,
+                            followed: redirect.followed)
+                    } else {
+                        try route.redirects.request(
+                            following: response, of: request, originalURL: request.url, followed: 0)
+                    }
+                if let next {
                     start(next, followed: (redirect?.followed ?? 0) + 1)
                     return
                 }
@@ -165,12 +174,8 @@ final class TransportCall: DeadlineTarget {
                 finish(.failure(NetworkError.normalize(error)))
                 return
             }
-            finish(
-                .success(
-                    NetworkResponse(
-                        response, body: response.body.gathered ?? Data(),
-                        requestedURL: redirect?.request.url ?? request.url
-                    )))
+            let url = redirect.map(\.request.url) ?? request.url
+            finish(.success(NetworkResponse(response, body: response.body.gathered ?? Data(), requestedURL: url)))
         }
     }
 

@@ -18,7 +18,7 @@ extension URLRequest {
     }
 
     /// `request` as a `URLSession` sends it, with `streamedBody` standing in for a one-shot stream.
-    init(_ request: TransportRequest, streamedBody: Data?) throws {
+    init(_ request: borrowing TransportRequest, streamedBody: Data?) throws {
         self.init(url: request.url)
         // GET is the default; setting it anyway costs a normalising copy of the method on Linux.
         if request.method != .get {
@@ -65,14 +65,14 @@ extension URLRequest {
     /// be read); `nil` for a one-shot stream body, which must be read before it can be sent.
     static func gatheringTask(
         for request: TransportRequest,
-        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void,
+        reportingTo call: TransportCall,
         _ makeTask: (URLRequest) -> any SessionTask
     ) -> (any SessionTask)? {
         guard !request.hasStreamedBody else { return nil }
         do {
             return makeTask(try URLRequest(request, streamedBody: nil))
         } catch {
-            return FailedSessionTask(error: error, completion: completion)
+            return FailedSessionTask(error: error, reportingTo: call)
         }
     }
 }

@@ -91,7 +91,7 @@ private struct StubTransport<Value>: AttemptTransport {
     ) async throws -> NetworkResponse {
         network.state.withLock { $0.update(record: recordID, with: request) }
         context.request = request
-        _ = context.begin(request, stages: stages, queuedSince: ContinuousClock.now)
+        _ = context.begin(request, stages: stages, queuedSince: nil)
         latestValue.value = nil
         switch try await answer(request) {
         case .value(let answered):

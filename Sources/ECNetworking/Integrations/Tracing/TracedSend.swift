@@ -27,7 +27,9 @@
 
         /// Runs the send with its span as the current context, so that whatever its actions send
         /// (a login inside a credential refresh, which inherits it) is traced as part of it.
-        func withinSend<Value>(_ body: () async throws -> Value) async throws -> Value {
+        nonisolated(nonsending) func withinSend<Value>(
+            _ body: nonisolated(nonsending) () async throws -> Value
+        ) async throws -> Value {
             try await ServiceContext.withValue(sendSpan.context) { try await body() }
         }
 

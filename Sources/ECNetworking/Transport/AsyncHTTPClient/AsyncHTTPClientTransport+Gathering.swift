@@ -9,10 +9,7 @@
         /// ``GatheringTransport``): the client's event loop gathers the body and hands the response
         /// over once, where ``send(_:)`` hops between the loop and Swift tasks for the head and for
         /// every chunk. `nil` for a body from a file or a stream, which ``send(_:)`` streams.
-        func gatheringTask(
-            for request: TransportRequest,
-            completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
-        ) -> (any SessionTask)? {
+        func gatheringTask(for request: TransportRequest, reportingTo call: TransportCall) -> (any SessionTask)? {
             let body: HTTPClient.Body?
             switch request.body?.source {
             case nil: body = nil
@@ -25,11 +22,11 @@
                     url: request.url, method: NIOHTTP1.HTTPMethod(rawValue: request.method.rawValue),
                     headers: Self.outgoingHeaders(of: request), body: body)
             } catch {
-                return FailedSessionTask(error: Self.networkError(for: error), completion: completion)
+                return FailedSessionTask(error: Self.networkError(for: error), reportingTo: call)
             }
             return GatheringClientExchange(
                 transport: self, request: outgoing, url: request.url, limit: request.maximumResponseSize,
-                deadline: Self.backstopDeadline(of: request), completion: completion)
+                deadline: Self.backstopDeadline(of: request), completion: call.gathered)
         }
     }
 

@@ -140,25 +140,22 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
     /// A task that carries `request` whole (see ``GatheringTransport``); `nil` for a body that is a
     /// one-shot stream, which ``send(_:)`` reads first. After ``invalidate()`` it fails with
     /// ``NetworkError/invalidated`` when resumed.
-    func gatheringTask(
-        for request: TransportRequest,
-        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
-    ) -> (any SessionTask)? {
+    func gatheringTask(for request: TransportRequest, reportingTo call: TransportCall) -> (any SessionTask)? {
         let delegate = delegate
         let delivery = URLSessionExchange.Delivery.gathered { outcome in
             // The completion runs on the session's queue, where following a redirect could not
             // create its task (see `TransportDelegate`); a redirect is handed over from the
             // control queue instead. It is rare, so the hop costs nothing that matters.
             if case .success(let response) = outcome, (300..<400).contains(response.statusCode) {
-                delegate.control { completion(outcome) }
+                delegate.control { call.gathered(outcome) }
             } else {
-                completion(outcome)
+                call.gathered(outcome)
             }
         }
         let limit = limit(of: request)
-        return URLRequest.gatheringTask(for: request, completion: completion) { urlRequest in
+        return URLRequest.gatheringTask(for: request, reportingTo: call) { urlRequest in
             let task: (any SessionTask)? = exchange(for: urlRequest, limit: limit, delivery: delivery)
-            return task ?? FailedSessionTask(error: NetworkError.invalidated, completion: completion)
+            return task ?? FailedSessionTask(error: NetworkError.invalidated, reportingTo: call)
         }
     }
 
