@@ -17,9 +17,9 @@ extension URLSessionNetwork {
         let priority = RefreshMarker.priority(for: priority)
         do {
             // `cancelAll` cancels the send registered here, never the caller's task.
+            // Once the network is invalidated, `track` refuses the send (`NetworkError.invalidated`).
             return try await activeSends.track(requestType) { cancellation in
                 context.cancellation = cancellation
-                try ensureNotInvalidated()
                 return try await runner.run(
                     request, priority: priority, through: SessionAttemptTransport(network: self), context: &context)
             }

@@ -41,7 +41,6 @@ public final class URLSessionNetwork: Network {
     /// The transport the network created for itself, which only it may invalidate; `nil` when a
     /// transport or session was passed in.
     private let ownedTransport: URLSessionTransport?
-    private let invalidation = LockedState(false)
     let actions: ActionRegistry
     let admission: AdmissionController?
     let loggingAction: LoggingAction?
@@ -198,24 +197,12 @@ public final class URLSessionNetwork: Network {
     }
 
     private func markInvalidated() {
-        invalidation.withLock { $0 = true }
+        activeSends.close()
     }
 
     private func releaseResources() {
         actions.removeAll()
         ownedTransport?.invalidate()
-    }
-
-    /// Fails a send that starts after ``invalidate()``. The send checks after it has registered
-    /// as active, and `invalidate()` sets the flag before it cancels the active sends, so a send
-    /// is either cancelled or sees the flag.
-    func ensureNotInvalidated() throws {
-        if isInvalidated { throw NetworkError.invalidated }
-    }
-
-    /// Whether ``invalidate()`` or ``finishSendsAndInvalidate()`` has been called.
-    var isInvalidated: Bool {
-        invalidation.withLock { $0 }
     }
 
     /// The number of sends in progress: started and not yet ended, queued ones included.

@@ -39,10 +39,4 @@ package final class ActionRegistry: Sendable {
     package var snapshot: ActionStages {
         snapshotState.withLock { $0 }
     }
-
-    /// The failure stage alone, taken when a send starts so that a send ended by ``removeAll()``
-    /// (an invalidation) is still reported to the actions it started with.
-    package var failureActions: [any RequestFailedAction] {
-        snapshotState.withLock { $0.failed }
-    }
 }

@@ -18,6 +18,8 @@ package final class ActiveSendRegistry: Sendable {
         var count = 0
         var observers: [UInt64: AsyncStream<Int>.Continuation] = [:]
         var nextIdentifier: UInt64 = 0
+        /// Whether ``ActiveSendRegistry/close()`` was called: no send starts any more.
+        var isClosed = false
 
         mutating func makeIdentifier() -> UInt64 {
             nextIdentifier += 1
@@ -57,15 +59,32 @@ package final class ActiveSendRegistry: Sendable {
     /// Runs `body` as a registered send of `requestType`, which ``cancel(requestType:)`` can cancel
     /// without cancelling the calling task; `body` gets the send's cancellation, to check it
     /// without looking it up.
+    ///
+    /// - Throws: ``NetworkError/invalidated`` without running `body` once ``close()`` was called;
+    ///   otherwise what `body` throws.
     @inline(__always) package func track<Value>(
         _ requestType: ObjectIdentifier?,
         isolation: isolated (any Actor)? = #isolation,
         _ body: (SendCancellation) async throws -> Value
-    ) async rethrows -> Value {
+    ) async throws -> Value {
         let cancellation = SendCancellation()
-        let slot = register(requestType, cancellation: cancellation)
+        // Checked under the lock that registers the send, so a send either is registered before
+        // `close()` (and then cancelled by whoever closed) or sees that it was closed.
+        let slot = state.withLock { state -> Int? in
+            guard !state.isClosed else { return nil }
+            let slot = state.insert(Send(requestType: requestType, cancellation: cancellation))
+            state.publish()
+            return slot
+        }
+        guard let slot else { throw NetworkError.invalidated }
         defer { unregister(slot) }
         return try await cancellation.run(isolation: isolation) { try await body(cancellation) }
+    }
+
+    /// Lets no more sends start: ``track(_:isolation:_:)`` throws ``NetworkError/invalidated``
+    /// from now on. Sends already registered go on until they end or are cancelled.
+    package func close() {
+        state.withLock { $0.isClosed = true }
     }
 
     /// Tracks a part of a send that outlives ``track(_:isolation:_:)``, the body of a streamed

@@ -20,6 +20,8 @@ package struct SendContext {
     /// How a send that streams its body or reports progress reads it; `nil` for an ordinary send,
     /// whose transport gathers the body.
     var bodyReading: BodyReading?
+    /// The actions the send took as it started, which its first attempt runs; `nil` once taken.
+    var stagesOfFirstAttempt: ActionStages?
 
     /// Whether the sending task or the send itself was cancelled.
     var isCancelled: Bool {

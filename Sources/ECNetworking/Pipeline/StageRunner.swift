@@ -52,8 +52,11 @@ package struct StageRunner: Sendable {
             request: request, identifiesAttempts: configuration.logging || !configuration.observers.isEmpty)
         context.observations = configuration.observers.map { $0.sendStarted(request, redaction: redaction) }
         // Taken now, as each attempt takes its stages: an invalidation that drops the actions
-        // while this send is ending must not hide its failure from them.
-        let failureActions = actions.failureActions
+        // while this send is ending must not hide its failure from them. The first attempt, which
+        // starts at once, runs the same snapshot rather than taking the lock for another.
+        let stages = actions.snapshot
+        let failureActions = stages.failed
+        context.stagesOfFirstAttempt = stages
         do {
             let value =
                 context.observations.isEmpty
@@ -210,7 +213,7 @@ package struct StageRunner: Sendable {
         through transport: Transport,
         context: inout SendContext
     ) async throws -> AttemptOutcome {
-        let stages = actions.snapshot
+        let stages = context.stagesOfFirstAttempt.take() ?? actions.snapshot
         var prepared = request
         // Set on the attempt's own copy, not on one kept across attempts, which copied the request.
         if let carriedProperties {

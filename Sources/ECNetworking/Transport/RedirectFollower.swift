@@ -30,6 +30,12 @@ struct RedirectFollower: Sendable {
     /// before the library sees a response.
     static let disabled = RedirectFollower(policy: .never, redaction: Redaction(.default))
 
+    /// Whether `response` may be a redirect this follower follows: cheap, and `false` for every
+    /// response that ``request(following:of:originalURL:followed:)`` answers with `nil` at once.
+    func mayFollow(_ response: TransportResponse) -> Bool {
+        policy.followsRedirects && Self.isRedirect(response.statusCode)
+    }
+
     /// Whether `status` redirects: 301, 302, 303, 307 or 308. A switch rather than a set, which
     /// hashed the status of every response.
     private static func isRedirect(_ status: Int) -> Bool {

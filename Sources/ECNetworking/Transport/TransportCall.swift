@@ -82,6 +82,27 @@ final class TransportCall: DeadlineTarget {
     }
 
     private func start(_ waiter: Waiter) {
+        if collectsBody, let gathering = route.gathering {
+            // The first hop's task is made before the lock and resumed only after it, so one lock
+            // both registers the waiter and stores the task and the deadline.
+            let deadline = request.timeout.map { DeadlineScheduler.shared.schedule(after: $0, self) }
+            if let task = gathering.gatheringTask(for: request, reportingTo: self) {
+                let earlyOutcome = state.withLock { state -> Outcome? in
+                    if let earlyOutcome = state.wait(waiter) { return earlyOutcome }
+                    _ = state.updateResources { resources in
+                        resources.hop = task
+                        resources.deadline = deadline
+                    }
+                    return nil
+                }
+                guard let earlyOutcome else { return task.resume() }
+                // Ended before it started (cancelled first): nothing was sent.
+                if let deadline { DeadlineScheduler.shared.cancel(deadline) }
+                task.cancel()
+                return waiter.receive(earlyOutcome)
+            }
+            if let deadline { DeadlineScheduler.shared.cancel(deadline) }
+        }
         if let earlyOutcome = state.withLock({ $0.wait(waiter) }) {
             waiter.receive(earlyOutcome)
             return
@@ -142,6 +163,19 @@ final class TransportCall: DeadlineTarget {
     /// A gathered hop ended: the call ends with it, unless it is a redirect to follow. A
     /// ``GatheringTransport``'s task calls it once per hop.
     func gathered(_ outcome: Result<TransportResponse, any Error>) {
+        // Most hops end the call: then `finish`, which ignores a call that already ended, is the
+        // only lock taken. Only a redirect to follow needs the hop it answers, read under the lock.
+        switch outcome {
+        case .failure(let error):
+            return finish(.failure(NetworkError.normalize(error)))
+        case .success(let response) where !route.redirects.mayFollow(response):
+            if let url = response.url {
+                return finish(
+                    .success(NetworkResponse(response, body: response.body.gathered ?? Data(), requestedURL: url)))
+            }
+        case .success:
+            break
+        }
         // The hop being followed, when it is not the first; read in place rather than copied.
         var redirect: (request: TransportRequest, followed: Int)?
         let isRunning = state.withLock { state in
