@@ -62,7 +62,7 @@ extension URLSessionNetwork {
                 response = try await receive(
                     wire, reading: reading, cancellation: context.cancellation, holdsSlot: &holdsSlot)
             } else {
-                response = try await TransportCall.send(wire.transportRequest, on: route)
+                response = try await TransportCall.send(wire.transportRequest, on: route, startedAt: transportStart)
             }
             context.timings.transport = context.elapsed(since: transportStart)
         }

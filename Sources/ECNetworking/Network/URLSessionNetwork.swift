@@ -205,6 +205,11 @@ public final class URLSessionNetwork: Network {
         ownedTransport?.invalidate()
     }
 
+    /// Whether ``invalidate()`` or ``finishSendsAndInvalidate()`` has been called.
+    var isInvalidated: Bool {
+        activeSends.isClosed
+    }
+
     /// The number of sends in progress: started and not yet ended, queued ones included.
     public var activeRequestCount: Int {
         activeSends.count

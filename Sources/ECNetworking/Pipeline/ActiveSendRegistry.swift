@@ -87,6 +87,9 @@ package final class ActiveSendRegistry: Sendable {
         state.withLock { $0.isClosed = true }
     }
 
+    /// Whether ``close()`` was called.
+    package var isClosed: Bool { state.withLock { $0.isClosed } }
+
     /// Tracks a part of a send that outlives ``track(_:isolation:_:)``, the body of a streamed
     /// send, until ``unregister(_:)``: `cancelAll` cancels `cancellation` meanwhile, and the
     /// activity count includes it. Returns the slot to unregister.

@@ -31,6 +31,9 @@ final class TransportCall: DeadlineTarget {
     /// Whether the call reads the body itself, or ends at the head and leaves the body, unread, in
     /// the response's ``NetworkResponse/unreadBody`` (a streamed send).
     private let collectsBody: Bool
+    /// When the call began, if the caller read the clock just before; else its deadline counts
+    /// from when it starts.
+    private let began: ContinuousClock.Instant?
     /// Whom the outcome goes to: the sending task itself, or a handler. A type of its own, not a
     /// bare closure: a closure stored as a generic argument is reabstracted through a thunk, and a
     /// closure around the task's continuation would be one more allocation per call.
@@ -51,17 +54,22 @@ final class TransportCall: DeadlineTarget {
 
     /// A call that sends `request` along `route`, ended by `request.timeout` if it has one; with
     /// `collectsBody` false it ends at the final head, and the timeout covers no more than that.
-    init(_ request: TransportRequest, on route: TransportRoute, collectsBody: Bool = true) {
+    init(
+        _ request: TransportRequest, on route: TransportRoute, collectsBody: Bool = true,
+        startedAt start: ContinuousClock.Instant? = nil
+    ) {
         self.request = request
         self.route = route
         self.collectsBody = collectsBody
+        self.began = start
     }
 
     /// Sends `request` and waits; cancelling the calling task, or its send, cancels the call.
     nonisolated(nonsending) static func send(
-        _ request: TransportRequest, on route: TransportRoute, collectingBody collectsBody: Bool = true
+        _ request: TransportRequest, on route: TransportRoute, collectingBody collectsBody: Bool = true,
+        startedAt start: ContinuousClock.Instant? = nil
     ) async throws -> NetworkResponse {
-        let call = TransportCall(request, on: route, collectsBody: collectsBody)
+        let call = TransportCall(request, on: route, collectsBody: collectsBody, startedAt: start)
         return try await SendCancellation.withCancellationHandler {
             // Unchecked: `finish` hands the outcome out once, under the lock, so the continuation is
             // resumed exactly once; the checked kind would cost an allocation per request.
@@ -85,7 +93,7 @@ final class TransportCall: DeadlineTarget {
         if collectsBody, let gathering = route.gathering {
             // The first hop's task is made before the lock and resumed only after it, so one lock
             // both registers the waiter and stores the task and the deadline.
-            let deadline = request.timeout.map { DeadlineScheduler.shared.schedule(after: $0, self) }
+            let deadline = scheduleDeadline()
             if let task = gathering.gatheringTask(for: request, reportingTo: self) {
                 let earlyOutcome = state.withLock { state -> Outcome? in
                     if let earlyOutcome = state.wait(waiter) { return earlyOutcome }
@@ -108,8 +116,14 @@ final class TransportCall: DeadlineTarget {
             return
         }
         // Scheduled before the first hop starts, so that it is stored with the hop, under one lock.
-        let deadline = request.timeout.map { DeadlineScheduler.shared.schedule(after: $0, self) }
+        let deadline = scheduleDeadline()
         start(request, followed: 0, deadline: deadline)
+    }
+
+    /// Schedules the call's deadline, if its request has a timeout.
+    private func scheduleDeadline() -> DeadlineScheduler.Token? {
+        guard let timeout = request.timeout else { return nil }
+        return DeadlineScheduler.shared.schedule(at: (began ?? .now) + timeout, self)
     }
 
     /// Starts the hop that sends `hop`, the first or one following a redirect, and stores what it
