@@ -7,7 +7,7 @@ import Foundation
 extension URLSessionNetwork {
     /// Runs `request` through the ``StageRunner`` as a send that `cancelAll` can cancel, with
     /// the network's transport.
-    nonisolated(nonsending) func perform(
+    @inline(__always) nonisolated(nonsending) func perform(
         _ request: NetworkRequest,
         requestType: ObjectIdentifier?,
         priority: RequestPriority,
@@ -34,7 +34,7 @@ extension URLSessionNetwork {
     /// Encodes, waits for a slot, tells the began actions, and sends; the slot is freed as soon as
     /// the transport is done, so slow completed actions do not hold it. With coalescing on, an
     /// identical GET in progress is joined instead, without a slot (see `sendCoalesced`).
-    nonisolated(nonsending) fileprivate func transmit(
+    @inline(__always) nonisolated(nonsending) fileprivate func transmit(
         _ request: NetworkRequest,
         priority: RequestPriority,
         stages: ActionStages,
@@ -76,7 +76,7 @@ extension URLSessionNetwork {
 private struct SessionAttemptTransport: AttemptTransport {
     let network: URLSessionNetwork
 
-    nonisolated(nonsending) func transmit(
+    @inline(__always) nonisolated(nonsending) func transmit(
         _ request: NetworkRequest,
         priority: RequestPriority,
         stages: ActionStages,

@@ -129,7 +129,7 @@ public final class URLSessionNetwork: Network {
         return try await send(request, priority: priority, reading: reading)
     }
 
-    nonisolated(nonsending) private func send<R: Request>(
+    @inline(__always) nonisolated(nonsending) private func send<R: Request>(
         _ request: R, priority: RequestPriority, reading: BodyReading?
     ) async throws -> R.Response {
         let networkRequest = try buildRequest(request)

@@ -62,10 +62,9 @@ package final class ActiveSendRegistry: Sendable {
     ///
     /// - Throws: ``NetworkError/invalidated`` without running `body` once ``close()`` was called;
     ///   otherwise what `body` throws.
-    @inline(__always) package func track<Value>(
+    @inline(__always) nonisolated(nonsending) package func track<Value>(
         _ requestType: ObjectIdentifier?,
-        isolation: isolated (any Actor)? = #isolation,
-        _ body: (SendCancellation) async throws -> Value
+        _ body: nonisolated(nonsending) (SendCancellation) async throws -> Value
     ) async throws -> Value {
         let cancellation = SendCancellation()
         // Checked under the lock that registers the send, so a send either is registered before
@@ -78,7 +77,7 @@ package final class ActiveSendRegistry: Sendable {
         }
         guard let slot else { throw NetworkError.invalidated }
         defer { unregister(slot) }
-        return try await cancellation.run(isolation: isolation) { try await body(cancellation) }
+        return try await cancellation.run { try await body(cancellation) }
     }
 
     /// Lets no more sends start: ``track(_:isolation:_:)`` throws ``NetworkError/invalidated``

@@ -84,15 +84,14 @@ package struct SendCancellation: Sendable {
     }
 
     /// Runs `body` as the current task's send, cancelled with the send it is nested in, if any.
-    @inline(__always) func run<Value>(
-        isolation: isolated (any Actor)? = #isolation,
-        _ body: () async throws -> Value
+    @inline(__always) nonisolated(nonsending) func run<Value>(
+        _ body: nonisolated(nonsending) () async throws -> Value
     ) async rethrows -> Value {
         let parent = Self.current
         let link = parent?.addHandler { [self] in cancel() }
         defer { parent?.removeHandler(link) }
         if parent?.isCancelled == true { cancel() }
-        return try await Self.$current.withValue(self, operation: body, isolation: isolation)
+        return try await Self.$current.withValue(self, operation: body)
     }
 }
 

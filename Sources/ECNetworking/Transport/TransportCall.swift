@@ -65,7 +65,7 @@ final class TransportCall: DeadlineTarget {
     }
 
     /// Sends `request` and waits; cancelling the calling task, or its send, cancels the call.
-    nonisolated(nonsending) static func send(
+    @inline(__always) nonisolated(nonsending) static func send(
         _ request: TransportRequest, on route: TransportRoute, collectingBody collectsBody: Bool = true,
         startedAt start: ContinuousClock.Instant? = nil
     ) async throws -> NetworkResponse {
