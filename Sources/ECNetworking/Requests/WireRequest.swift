@@ -75,23 +75,57 @@ struct WireRequest: Sendable {
     static func isAbsoluteHTTP(_ url: URL) -> Bool {
         var text = url.absoluteString
         return text.withUTF8 { bytes in
-            guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return false }
-            let scheme = bytes[..<colon]
-            guard scheme.equalsIgnoringASCIICase("http".utf8) || scheme.equalsIgnoringASCIICase("https".utf8),
-                bytes[(colon + 1)...].starts(with: "//".utf8)
+            // One pass over plain bytes: the generic slice helpers this used before cost ten times
+            // as much on every attempt.
+            let count = bytes.count
+            // `http` or `https` in any case, then `://`.
+            guard count >= 7,
+                bytes[0] | 0x20 == UInt8(ascii: "h"), bytes[1] | 0x20 == UInt8(ascii: "t"),
+                bytes[2] | 0x20 == UInt8(ascii: "t"), bytes[3] | 0x20 == UInt8(ascii: "p")
+            else { return false }
+            var index = 4
+            if bytes[index] | 0x20 == UInt8(ascii: "s") { index += 1 }
+            guard index + 3 <= count, bytes[index] == UInt8(ascii: ":"), bytes[index + 1] == UInt8(ascii: "/"),
+                bytes[index + 2] == UInt8(ascii: "/")
             else { return false }
             // The authority runs to the path, query or fragment; its host follows any userinfo and
             // precedes any port, which follows the closing bracket of an IPv6 literal.
-            let authorityStart = colon + 3
-            let authority = bytes[authorityStart...]
-            let authorityEnd =
-                authority.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
-                ?? bytes.endIndex
-            let userinfoEnd = bytes[authorityStart..<authorityEnd].lastIndex(of: UInt8(ascii: "@"))
-            let hostStart = userinfoEnd.map { $0 + 1 } ?? authorityStart
-            let portSearchStart = bytes[hostStart..<authorityEnd].lastIndex(of: UInt8(ascii: "]")) ?? hostStart
-            let hostEnd = bytes[portSearchStart..<authorityEnd].lastIndex(of: UInt8(ascii: ":")) ?? authorityEnd
-            return hostStart < hostEnd
+            let authorityStart = index + 3
+            var hostStart = authorityStart
+            var lastColon: Int?
+            var lastBracket: Int?
+            var position = authorityStart
+            while position < count {
+                switch bytes[position] {
+                case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
+                    return Self.hostIsNotEmpty(from: hostStart, colon: lastColon, bracket: lastBracket, end: position)
+                case UInt8(ascii: "@"):
+                    hostStart = position + 1
+                    lastColon = nil
+                    lastBracket = nil
+                case UInt8(ascii: ":"):
+                    lastColon = position
+                case UInt8(ascii: "]"):
+                    lastBracket = position
+                default:
+                    break
+                }
+                position += 1
+            }
+            return Self.hostIsNotEmpty(from: hostStart, colon: lastColon, bracket: lastBracket, end: count)
         }
+    }
+
+    /// Whether the host of an authority whose host starts at `hostStart` and which ends at `end` has
+    /// a character: it ends at the last colon (the port's) unless that colon is inside an IPv6
+    /// literal, before its closing bracket.
+    private static func hostIsNotEmpty(from hostStart: Int, colon: Int?, bracket: Int?, end: Int) -> Bool {
+        let hostEnd: Int
+        if let colon, colon > (bracket ?? hostStart - 1) {
+            hostEnd = colon
+        } else {
+            hostEnd = end
+        }
+        return hostStart < hostEnd
     }
 }

@@ -86,7 +86,7 @@ public struct NetworkResponse: Sendable {
 
     /// Creates a response from a transport's head and the body read from it; `requestedURL`
     /// stands in for a transport that does not say which URL answered.
-    init(_ response: TransportResponse, body: Data, requestedURL: URL) {
+    init(_ response: consuming TransportResponse, body: Data, requestedURL: URL) {
         self.init(
             statusCode: response.statusCode,
             headers: response.headers,

@@ -176,19 +176,18 @@ final class TransportCall: DeadlineTarget {
 
     /// A gathered hop ended: the call ends with it, unless it is a redirect to follow. A
     /// ``GatheringTransport``'s task calls it once per hop.
-    func gathered(_ outcome: Result<TransportResponse, any Error>) {
+    func gathered(_ outcome: consuming Result<TransportResponse, any Error>) {
+        // Consumed, so the response moves out of the outcome rather than being copied.
+        let response: TransportResponse
+        switch consume outcome {
+        case .failure(let error): return finish(.failure(NetworkError.normalize(error)))
+        case .success(let value): response = value
+        }
         // Most hops end the call: then `finish`, which ignores a call that already ended, is the
         // only lock taken. Only a redirect to follow needs the hop it answers, read under the lock.
-        switch outcome {
-        case .failure(let error):
-            return finish(.failure(NetworkError.normalize(error)))
-        case .success(let response) where !route.redirects.mayFollow(response):
-            if let url = response.url {
-                return finish(
-                    .success(NetworkResponse(response, body: response.body.gathered ?? Data(), requestedURL: url)))
-            }
-        case .success:
-            break
+        if !route.redirects.mayFollow(response), let url = response.url {
+            let body = response.body.gathered ?? Data()
+            return finish(.success(NetworkResponse(response, body: body, requestedURL: url)))
         }
         // The hop being followed, when it is not the first; read in place rather than copied.
         var redirect: (request: TransportRequest, followed: Int)?
@@ -199,32 +198,26 @@ final class TransportCall: DeadlineTarget {
         }
         // Ended meanwhile (deadline, cancellation): nothing is left to tell.
         guard isRunning else { return }
-        switch outcome {
-        case .failure(let error):
-            finish(.failure(NetworkError.normalize(error)))
-        case .success(let response):
-            do {
-                // Each branch reads its hop in place: `redirect?.request ?? request` made a copy.
-                let next =
-                    if let redirect {
-                        try route.redirects.request(
-                            following: response, of: redirect.request, originalURL: request.url,
-                            followed: redirect.followed)
-                    } else {
-                        try route.redirects.request(
-                            following: response, of: request, originalURL: request.url, followed: 0)
-                    }
-                if let next {
-                    start(next, followed: (redirect?.followed ?? 0) + 1)
-                    return
+        do {
+            // Each branch reads its hop in place: `redirect?.request ?? request` made a copy.
+            let next =
+                if let redirect {
+                    try route.redirects.request(
+                        following: response, of: redirect.request, originalURL: request.url,
+                        followed: redirect.followed)
+                } else {
+                    try route.redirects.request(following: response, of: request, originalURL: request.url, followed: 0)
                 }
-            } catch {
-                finish(.failure(NetworkError.normalize(error)))
+            if let next {
+                start(next, followed: (redirect?.followed ?? 0) + 1)
                 return
             }
-            let url = redirect.map(\.request.url) ?? request.url
-            finish(.success(NetworkResponse(response, body: response.body.gathered ?? Data(), requestedURL: url)))
+        } catch {
+            finish(.failure(NetworkError.normalize(error)))
+            return
         }
+        let url = redirect.map(\.request.url) ?? request.url
+        finish(.success(NetworkResponse(response, body: response.body.gathered ?? Data(), requestedURL: url)))
     }
 
     /// The exchange on the streaming path: every hop of the redirect chain from `hop` on, then the
