@@ -43,7 +43,7 @@ package struct StageRunner: Sendable {
     /// whether it returns or throws, with the request redacted. A send that throws is also
     /// reported, once, to the ``RequestFailedAction``s: every send, typed, raw or through storage,
     /// passes here exactly once with its final error, decoding failures included.
-    nonisolated(nonsending) package func reportingMetrics<Value>(
+    @inline(__always) nonisolated(nonsending) package func reportingMetrics<Value>(
         of request: NetworkRequest,
         _ body: nonisolated(nonsending) (inout SendContext) async throws -> Value
     ) async throws -> Value {
@@ -126,7 +126,7 @@ package struct StageRunner: Sendable {
     /// ``RetryPolicy/maximumAttempts``. A retry refused for want of allowance ends the send with
     /// the error named after who asked: ``NetworkError/retryLimitReached(attempts:response:)`` for
     /// an action, ``NetworkError/retriesExhausted(attempts:lastError:)`` for the policy.
-    nonisolated(nonsending) package func run<Transport: AttemptTransport>(
+    @inline(__always) nonisolated(nonsending) package func run<Transport: AttemptTransport>(
         _ request: NetworkRequest,
         priority: RequestPriority,
         through transport: Transport,
@@ -206,7 +206,7 @@ package struct StageRunner: Sendable {
 
     /// Runs one attempt's stages: will-begin, transport, response-began, completed, validation.
     /// The attempt sends `request` as built, with `carriedProperties` when a retry carries them.
-    nonisolated(nonsending) private func runStages<Transport: AttemptTransport>(
+    @inline(__always) nonisolated(nonsending) private func runStages<Transport: AttemptTransport>(
         of request: NetworkRequest,
         carrying carriedProperties: CustomProperties?,
         priority: RequestPriority,
