@@ -88,12 +88,14 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
         /// name that begins with `x-` may match several, whose values this type joins.
         private func valueFromUnreadResponse(named name: String) -> String?? {
             guard let unreadResponse else { return nil }
-            let bytes = name.utf8
-            var iterator = bytes.makeIterator()
-            let first = iterator.next()
-            let second = iterator.next()
-            let beginsWithX = (first == UInt8(ascii: "x") || first == UInt8(ascii: "X")) && second == UInt8(ascii: "-")
-            guard !beginsWithX, !bytes.contains(where: { $0 >= 0x80 }) else { return nil }
+            // Over the contiguous bytes: iterating `utf8` cost some thirty instructions a byte.
+            var name = name
+            let isSingleField = name.withUTF8 { bytes in
+                let beginsWithX =
+                    bytes.count >= 2 && bytes[0] | 0x20 == UInt8(ascii: "x") && bytes[1] == UInt8(ascii: "-")
+                return !beginsWithX && !bytes.contains { $0 >= 0x80 }
+            }
+            guard isSingleField else { return nil }
             return .some(unreadResponse.value(forHTTPHeaderField: name))
         }
     #endif
