@@ -26,7 +26,7 @@
             }
             return GatheringClientExchange(
                 transport: self, request: outgoing, url: request.url, limit: request.maximumResponseSize,
-                deadline: Self.backstopDeadline(of: request), completion: call.gathered)
+                completion: call.gathered)
         }
     }
 
@@ -35,6 +35,12 @@
     ///
     /// Resuming starts the client's task, cancelling cancels it; the completion handler is called
     /// once, from the event loop, with the whole response or the error.
+    ///
+    /// The client's task gets no deadline of its own, unlike the backstop of
+    /// ``AsyncHTTPClientTransport/send(_:)``: a gathering task only ever runs under `TransportCall`,
+    /// whose deadline (the request's timeout, when it has one) covers head and body and cancels this
+    /// task when it passes. A deadline here would only schedule a timer on an event loop from
+    /// another thread, and cancel it again, on every request.
     private final class GatheringClientExchange: HTTPClientResponseDelegate, SessionTask {
         typealias Response = Void
 
@@ -52,7 +58,6 @@
         private let request: HTTPClient.Request
         private let url: URL
         private let limit: Int?
-        private let deadline: NIODeadline
         private let completion: @Sendable (Result<TransportResponse, any Error>) -> Void
         // The delegate methods run on the event loop one after another, but `resume` and `cancel`
         // come from other threads, so the state has a lock rather than the loop's isolation.
@@ -60,18 +65,17 @@
 
         init(
             transport: AsyncHTTPClientTransport, request: HTTPClient.Request, url: URL, limit: Int?,
-            deadline: NIODeadline, completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+            completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
         ) {
             self.transport = transport
             self.request = request
             self.url = url
             self.limit = limit
-            self.deadline = deadline
             self.completion = completion
         }
 
         func resume() {
-            let task = transport.client.execute(request: request, delegate: self, deadline: deadline)
+            let task = transport.client.execute(request: request, delegate: self, deadline: nil)
             let isCancelled = state.withLock { state in
                 state.task = task
                 return state.isCancelled
