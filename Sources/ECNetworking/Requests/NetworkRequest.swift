@@ -23,44 +23,44 @@ public struct NetworkRequest: Sendable {
     /// headers are added before the will-begin actions run, unless a header of the same name is here.
     public var headers: HTTPHeaders {
         get { storage.value.headers }
-        _modify { yield &storage.value.headers }
+        _modify { yield &storage.unique.value.headers }
     }
     /// The method, such as `.get`.
     public var method: HTTPMethod {
         get { storage.value.method }
-        _modify { yield &storage.value.method }
+        _modify { yield &storage.unique.value.method }
     }
     /// The URL, which may already carry a query.
     public var url: URL {
         get { storage.value.url }
-        _modify { yield &storage.value.url }
+        _modify { yield &storage.unique.value.url }
     }
     /// The body, if any.
     public var body: RequestBody? {
         get { storage.value.body }
-        _modify { yield &storage.value.body }
+        _modify { yield &storage.unique.value.body }
     }
     /// Query items appended, in this order, to any query already in ``url``.
     public var queryItems: [URLQueryItem] {
         get { storage.value.queryItems }
-        _modify { yield &storage.value.queryItems }
+        _modify { yield &storage.unique.value.queryItems }
     }
     /// How long one attempt may take before it fails with ``NetworkError/timedOut(after:)``;
     /// `nil` uses the configuration's ``NetworkConfiguration/timeout``. Enforced by the library
     /// itself, so fractions of a second hold on Linux too.
     public var timeout: Duration? {
         get { storage.value.timeout }
-        _modify { yield &storage.value.timeout }
+        _modify { yield &storage.unique.value.timeout }
     }
     /// The cache policy, or `nil` for the session's default.
     public var cachePolicy: URLRequest.CachePolicy? {
         get { storage.value.cachePolicy }
-        _modify { yield &storage.value.cachePolicy }
+        _modify { yield &storage.unique.value.cachePolicy }
     }
     /// Status codes that count as success for this request; `nil` uses the configuration's.
     public var acceptableStatusCodes: Set<Int>? {
         get { storage.value.acceptableStatusCodes }
-        _modify { yield &storage.value.acceptableStatusCodes }
+        _modify { yield &storage.unique.value.acceptableStatusCodes }
     }
     /// Whether the response's `Content-Type` must be one this request accepts (its `Accept`
     /// header, or JSON for a `Decodable` response); a mismatch fails with
@@ -69,12 +69,12 @@ public struct NetworkRequest: Sendable {
     /// ``Request/acceptableContentTypes``; `true` checks any request with an `Accept` header.
     public var validatesContentType: Bool? {
         get { storage.value.validatesContentType }
-        _modify { yield &storage.value.validatesContentType }
+        _modify { yield &storage.unique.value.validatesContentType }
     }
     /// Extra information for actions; see ``CustomProperties``.
     public var customProperties: CustomProperties {
         get { storage.value.customProperties }
-        _modify { yield &storage.value.customProperties }
+        _modify { yield &storage.unique.value.customProperties }
     }
 
     /// Creates a request whose body is any `Encodable` value, sent as JSON with the

@@ -13,44 +13,44 @@ public struct NetworkResponse: Sendable {
     /// The HTTP status code, such as 200.
     public var statusCode: Int {
         get { storage.value.statusCode }
-        _modify { yield &storage.value.statusCode }
+        _modify { yield &storage.unique.value.statusCode }
     }
     /// The headers; look them up by name in any case (`headers["etag"]`), since Linux re-cases them.
     public var headers: HTTPHeaders {
         get { storage.value.headers }
-        _modify { yield &storage.value.headers }
+        _modify { yield &storage.unique.value.headers }
     }
     /// The body; empty when there was none.
     public var body: Data {
         get { storage.value.body }
-        _modify { yield &storage.value.body }
+        _modify { yield &storage.unique.value.body }
     }
     /// The URL that answered, after any redirects.
     public var url: URL? {
         get { storage.value.url }
-        _modify { yield &storage.value.url }
+        _modify { yield &storage.unique.value.url }
     }
     /// The response as the session delivered it, when it came from a session.
     public var httpURLResponse: HTTPURLResponse? {
         get { storage.value.httpURLResponse }
-        _modify { yield &storage.value.httpURLResponse }
+        _modify { yield &storage.unique.value.httpURLResponse }
     }
     /// The request as it was sent: after the will-begin actions, with default headers, the
     /// `Content-Type` and the encoded body.
     public var request: NetworkRequest? {
         get { storage.value.request }
-        _modify { yield &storage.value.request }
+        _modify { yield &storage.unique.value.request }
     }
     /// How long the stages took; see ``NetworkTimings``.
     public var timings: NetworkTimings {
         get { storage.value.timings }
-        _modify { yield &storage.value.timings }
+        _modify { yield &storage.unique.value.timings }
     }
     /// The body of a streamed send, still on the wire, which the response's head travels through
     /// the stages without; `nil` for every other response.
     var unreadBody: StreamedBody? {
         get { storage.value.unreadBody }
-        _modify { yield &storage.value.unreadBody }
+        _modify { yield &storage.unique.value.unreadBody }
     }
 
     /// The body; another name for ``body``.
