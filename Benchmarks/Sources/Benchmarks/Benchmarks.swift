@@ -127,6 +127,11 @@ enum Benchmarks {
             ).run()
         case .profileCancel:
             try await profileCancellation(viaTasks: options.cancelViaTasks)
+        case .profileAsyncHTTPClientRaw, .profileAsyncHTTPClientLibrary:
+            try await AsyncHTTPClientProfile(
+                library: scenario == .profileAsyncHTTPClientLibrary, iterations: options.iterations,
+                concurrency: options.concurrency, timeout: options.timeout
+            ).run()
         case .profileBaseline:
             try await ProfileScenario(library: false, iterations: options.iterations, actionCount: options.actionCount)
                 .run()

@@ -17,7 +17,7 @@ struct AsyncHTTPClientScenario {
 
     /// Connections per host of both async-http-client clients: the transport's default, so the
     /// figures are what an app gets from `AsyncHTTPClientTransport()`.
-    private static let connectionsPerHost = AsyncHTTPClientTransport.Configuration().maximumConnectionsPerHost
+    static let connectionsPerHost = AsyncHTTPClientTransport.Configuration().maximumConnectionsPerHost
 
     /// Sequential, then 64 in flight; more requests than the URLSession scenario, since they are faster.
     private var modes: [LoadMode] { LoadMode.standard(quick: quick, sequential: 3_000, concurrent: 20_000) }
@@ -35,7 +35,7 @@ struct AsyncHTTPClientScenario {
         do {
             result = .success(
                 try await measure(
-                    against: server, clients: makeClients(server.baseURL, rawClient: rawClient, transport: transport)))
+                    against: server, clients: Self.makeClients(server.baseURL, rawClient: rawClient, transport: transport)))
         } catch {
             result = .failure(error)
         }
@@ -45,8 +45,12 @@ struct AsyncHTTPClientScenario {
         return try result.get()
     }
 
-    private func makeClients(_ baseURL: URL, rawClient: HTTPClient, transport: AsyncHTTPClientTransport) -> [LoadClient]
-    {
+    /// The four clients in the order the table lists them: raw AHC, the library over AHC, raw
+    /// URLSession, the library over URLSession; `AsyncHTTPClientProfile` runs one of them alone.
+    /// With `timeout` false the library clients have none (`--no-timeout` of the profile).
+    static func makeClients(
+        _ baseURL: URL, rawClient: HTTPClient, transport: AsyncHTTPClientTransport, timeout: Bool = true
+    ) -> [LoadClient] {
         let headers = BenchmarkActions.headers(forActionCount: 2)
         let rawAHC = RawAsyncHTTPClient(client: rawClient, baseURL: baseURL, headers: headers)
         let rawURLSession = RawClient(
@@ -55,6 +59,7 @@ struct AsyncHTTPClientScenario {
         var configuration = NetworkConfiguration(baseURL: baseURL)
         // As in `loopback`: 64 identical GETs must be 64 exchanges on each side.
         configuration.coalescesIdenticalRequests = false
+        if !timeout { configuration.timeout = nil }
         let overAHC = URLSessionNetwork(configuration: configuration, transport: transport)
         let overURLSession = URLSessionNetwork(
             configuration: configuration,

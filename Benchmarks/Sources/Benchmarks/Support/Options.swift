@@ -1,7 +1,7 @@
 import Foundation
 
 /// The command line: `Benchmarks [--quick] [--only NAME[,NAME…]] [--iterations N] [--actions K]
-/// [--no-coalescing] [--no-timeout] [--logging] [--via-tasks] [--in-process]`, and for the process
+/// [--concurrency N] [--no-coalescing] [--no-timeout] [--logging] [--via-tasks] [--in-process]`, and for the process
 /// of one transfer measurement, `--probe METHOD --url URL --bytes N`.
 ///
 /// Hand-parsed, so the package needs no argument-parsing dependency for four flags.
@@ -22,9 +22,13 @@ struct Options: Sendable {
         case profileBaseline = "profile-baseline"
         /// Only the bulk cancellation of 10,000 queued sends, for `strace -c` or callgrind.
         case profileCancel = "profile-cancel"
+        /// Only raw async-http-client against the loopback server, for a profiler.
+        case profileAsyncHTTPClientRaw = "profile-ahc-raw"
+        /// Only the library over `AsyncHTTPClientTransport` against the loopback server, for a profiler.
+        case profileAsyncHTTPClientLibrary = "profile-ahc-library"
 
         /// Whether a plain run (no `--only`) includes it; the profiling runs are only made on request.
-        var isDefault: Bool { ![.profileLibrary, .profileBaseline, .profileCancel].contains(self) }
+        var isDefault: Bool { !rawValue.hasPrefix("profile-") }
     }
 
     /// Small counts, so every scenario finishes in well under a minute.
@@ -35,6 +39,8 @@ struct Options: Sendable {
     var iterations = 20_000
     /// How many actions the profiling loops install.
     var actionCount = 4
+    /// How many requests the `profile-ahc-` loops keep in flight.
+    var concurrency = 1
     /// Whether the profiled library loop turns coalescing off, to measure what it costs.
     var coalescing = true
     /// Whether the profiled library loop keeps the default 60 s timeout, to measure what it costs.
@@ -74,6 +80,8 @@ struct Options: Sendable {
                 iterations = try Self.number(after: argument, in: &remaining)
             case "--actions":
                 actionCount = try Self.number(after: argument, in: &remaining)
+            case "--concurrency":
+                concurrency = max(1, try Self.number(after: argument, in: &remaining))
             case "--no-coalescing":
                 coalescing = false
             case "--no-timeout":
@@ -132,7 +140,7 @@ enum OptionsError: Error, CustomStringConvertible {
         case .unknownScenario(let name): return "unknown scenario \"\(name)\" (known: \(names))"
         case .unknownArgument(let argument):
             return "unknown argument \"\(argument)\"; usage: Benchmarks [--quick] [--only \(names)] "
-                + "[--iterations N] [--actions K] [--no-coalescing] [--no-timeout] [--logging] [--via-tasks] [--in-process]"
+                + "[--iterations N] [--actions K] [--concurrency N] [--no-coalescing] [--no-timeout] [--logging] [--via-tasks] [--in-process]"
         }
     }
 }
