@@ -35,7 +35,8 @@ struct AsyncHTTPClientScenario {
         do {
             result = .success(
                 try await measure(
-                    against: server, clients: Self.makeClients(server.baseURL, rawClient: rawClient, transport: transport)))
+                    against: server,
+                    clients: Self.makeClients(server.baseURL, rawClient: rawClient, transport: transport)))
         } catch {
             result = .failure(error)
         }
