@@ -7,7 +7,7 @@ struct SendAttempt: Sendable, CustomPropertyKey {
     /// 1 for the first attempt; 0 before the first attempt begins.
     let number: Int
     /// When the send began, so a failure can say how long the send ran.
-    let sendStart: ContinuousClock.Instant
+    let sendStart: SendMoment
 
     static let defaultValue: SendAttempt? = nil
 
@@ -15,7 +15,7 @@ struct SendAttempt: Sendable, CustomPropertyKey {
     private static let counter = LockedState<UInt64>(0)
 
     /// A new send's identity, before its first attempt.
-    static func nextSend(startingAt start: ContinuousClock.Instant) -> SendAttempt {
+    static func nextSend(startingAt start: SendMoment) -> SendAttempt {
         let id = counter.withLock { value in
             value += 1
             return value

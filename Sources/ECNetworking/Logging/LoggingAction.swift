@@ -66,7 +66,7 @@ struct LoggingAction: RequestBeganAction, ResponseBeganAction {
         emit(
             level, .failure, "<-- failed \(Self.method(of: request)) \(url): \(reason)", request: request, url: url,
             statusCode: (error as? NetworkError)?.response?.statusCode,
-            duration: attempt.map { ContinuousClock.now - $0.sendStart })
+            duration: attempt.map { SendClock.now - $0.sendStart })
     }
 
     /// Logs an answer served from a response store, which no action stage sees.

@@ -19,11 +19,11 @@ extension URLSessionNetwork {
         stages: ActionStages,
         context: inout SendContext
     ) async throws -> NetworkResponse {
-        let queueStart = context.clock.now
+        let queueStart = SendClock.now
         let (call, member) = coalescing.join(key, timeout: wire.timeout) {
             TransportCall(SharedTransportCall.wireRequest(wire.transportRequest), on: route)
         }
-        var transportStart: ContinuousClock.Instant?
+        var transportStart: SendMoment?
         // The member that made the call knows it leads; every other one waits to be told.
         var decidedTurn: SharedTransportCall.Turn? = member == SharedTransportCall.firstMember ? .lead : nil
         do {

@@ -53,7 +53,7 @@ extension URLSessionNetwork {
             response = try await sendCoalesced(wire, key: key, priority: priority, stages: stages, context: &context)
         } else {
             // Without a limit nothing waits for a slot, so the clock is not read for the wait.
-            let queueStart = admission != nil ? context.clock.now : nil
+            let queueStart = admission != nil ? SendClock.now : nil
             if let admission { try await admission.acquire(priority: priority) }
             var holdsSlot = admission != nil
             defer { if holdsSlot { admission?.release() } }

@@ -148,7 +148,7 @@ extension URLSessionNetwork {
         try await runner.reportingMetrics(of: networkRequest) { context in
             let response = try await perform(
                 networkRequest, requestType: ObjectIdentifier(R.self), priority: priority, context: &context)
-            let decodingStart = context.clock.now
+            let decodingStart = SendClock.now
             let sent = response.request ?? networkRequest
             let value: R.Response
             let entry: StoredResponse?

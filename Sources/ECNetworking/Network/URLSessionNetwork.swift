@@ -137,7 +137,7 @@ public final class URLSessionNetwork: Network {
             context.bodyReading = reading
             let response = try await perform(
                 networkRequest, requestType: ObjectIdentifier(R.self), priority: priority, context: &context)
-            let decodingStart = context.clock.now
+            let decodingStart = SendClock.now
             let value = try decode(request, from: response)
             context.timings.decoding = context.elapsed(since: decodingStart)
             return value

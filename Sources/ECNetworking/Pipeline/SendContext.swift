@@ -1,8 +1,7 @@
 /// What one send has learnt so far, for its metrics: the request as last sent, the attempts, the
 /// last response, and the timings.
 package struct SendContext {
-    let clock = ContinuousClock()
-    let start: ContinuousClock.Instant
+    let start: SendMoment
     /// The request as last sent (or, before the first attempt, as built).
     package var request: NetworkRequest
     package var attempts = 0
@@ -29,7 +28,7 @@ package struct SendContext {
     }
 
     init(request: NetworkRequest, identifiesAttempts: Bool = false) {
-        self.start = clock.now
+        self.start = SendClock.now
         self.request = request
         if identifiesAttempts {
             let identity = SendAttempt.nextSend(startingAt: start)
@@ -46,9 +45,9 @@ package struct SendContext {
     package mutating func begin(
         _ request: NetworkRequest,
         stages: ActionStages,
-        queuedSince queueStart: ContinuousClock.Instant?
-    ) -> ContinuousClock.Instant {
-        let now = clock.now
+        queuedSince queueStart: SendMoment?
+    ) -> SendMoment {
+        let now = SendClock.now
         timings.queueWait = queueStart.map { now - $0 } ?? .zero
         attempts += 1
         // Nothing runs between the two readings when nobody is told: the clock is read once.
@@ -59,12 +58,12 @@ package struct SendContext {
         for observation in observations {
             observation.attemptOnWire(request)
         }
-        return clock.now
+        return SendClock.now
     }
 
-    /// The time since `instant`, which the caller read from ``clock``.
-    func elapsed(since instant: ContinuousClock.Instant) -> Duration {
-        clock.now - instant
+    /// The time since `instant`.
+    func elapsed(since instant: SendMoment) -> Duration {
+        SendClock.now - instant
     }
 
     /// The metrics of the send as it ended.

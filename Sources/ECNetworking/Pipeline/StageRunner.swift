@@ -237,7 +237,7 @@ package struct StageRunner: Sendable {
             // No time is spent in actions there are none of, so the clock is not read for them.
             context.timings.willBegin = .zero
         } else {
-            let willBeginStart = context.clock.now
+            let willBeginStart = SendClock.now
             for action in stages.willBegin {
                 // Without a time limit the action is called directly: no closure, no allocation.
                 if let timeout = configuration.actionTimeout {

@@ -20,7 +20,7 @@ final class DeadlineScheduler: @unchecked Sendable {
     }
 
     private struct Entry: Comparable {
-        var deadline: ContinuousClock.Instant
+        var deadline: SendMoment
         var slot: Int
         var generation: UInt64
 
@@ -50,7 +50,7 @@ final class DeadlineScheduler: @unchecked Sendable {
         /// Ordered by deadline; cancelled entries are dropped lazily when they surface.
         var heap = BinaryHeap<Entry>()
         var nextGeneration: UInt64 = 0
-        var armedDeadline: ContinuousClock.Instant?
+        var armedDeadline: SendMoment?
 
         /// Whether `entry`'s deadline is still pending, neither fired nor cancelled.
         func isPending(_ entry: Entry) -> Bool {
@@ -82,10 +82,10 @@ final class DeadlineScheduler: @unchecked Sendable {
     private let state = LockedState(State())
     private let queue = DispatchQueue(label: "ECNetworking.DeadlineScheduler")
     private let timer: any DispatchSourceTimer
-    private let willArm: (@Sendable (ContinuousClock.Instant) -> Void)?
+    private let willArm: (@Sendable (SendMoment) -> Void)?
 
     /// Creates a scheduler; `willArm`, for tests, is called (under the lock) before each arming.
-    init(willArm: (@Sendable (ContinuousClock.Instant) -> Void)? = nil) {
+    init(willArm: (@Sendable (SendMoment) -> Void)? = nil) {
         self.willArm = willArm
         timer = DispatchSource.makeTimerSource(queue: queue)
         timer.setEventHandler { [weak self] in self?.fire() }
@@ -94,12 +94,12 @@ final class DeadlineScheduler: @unchecked Sendable {
 
     /// Tells `target` when `duration` has passed, unless cancelled first.
     func schedule(after duration: Duration, _ target: any DeadlineTarget) -> Token {
-        schedule(at: .now + duration, target)
+        schedule(at: SendClock.now + duration, target)
     }
 
     /// Tells `target` at `deadline`, unless cancelled first. For a caller that has just read the
     /// clock anyway, which then need not be read again.
-    func schedule(at deadline: ContinuousClock.Instant, _ target: any DeadlineTarget) -> Token {
+    func schedule(at deadline: SendMoment, _ target: any DeadlineTarget) -> Token {
         state.withLock { state in
             state.nextGeneration += 1
             let generation = state.nextGeneration
@@ -136,7 +136,7 @@ final class DeadlineScheduler: @unchecked Sendable {
     var pendingCount: Int { state.withLock { $0.pendingCount } }
 
     private func fire() {
-        let now = ContinuousClock.now
+        let now = SendClock.now
         let due = state.withLock { state -> [any DeadlineTarget] in
             var due: [any DeadlineTarget] = []
             while let top = state.heap.first, top.deadline <= now {
@@ -154,12 +154,12 @@ final class DeadlineScheduler: @unchecked Sendable {
     /// Points the timer at `deadline`. Called with the lock held: were the timer armed after
     /// unlocking, a thread arming a later deadline could overwrite the earlier one just armed by
     /// another, and the earlier deadline would fire only when the later one does.
-    private func arm(for deadline: ContinuousClock.Instant, in state: inout State) {
+    private func arm(for deadline: SendMoment, in state: inout State) {
         state.armedDeadline = deadline
         willArm?(deadline)
         // Deadlines are kept on the continuous clock, which the send path reads anyway; the timer
         // wants a dispatch time, which only arming (for a new earliest deadline) converts to.
-        let remaining = max(deadline - ContinuousClock.now, .zero)
+        let remaining = max(deadline - SendClock.now, .zero)
         timer.schedule(deadline: .now() + remaining.seconds, leeway: .milliseconds(1))
     }
 }

@@ -33,7 +33,7 @@ final class TransportCall: DeadlineTarget {
     private let collectsBody: Bool
     /// When the call began, if the caller read the clock just before; else its deadline counts
     /// from when it starts.
-    private let began: ContinuousClock.Instant?
+    private let began: SendMoment?
     /// Whom the outcome goes to: the sending task itself, or a handler. A type of its own, not a
     /// bare closure: a closure stored as a generic argument is reabstracted through a thunk, and a
     /// closure around the task's continuation would be one more allocation per call.
@@ -56,7 +56,7 @@ final class TransportCall: DeadlineTarget {
     /// `collectsBody` false it ends at the final head, and the timeout covers no more than that.
     init(
         _ request: TransportRequest, on route: TransportRoute, collectsBody: Bool = true,
-        startedAt start: ContinuousClock.Instant? = nil
+        startedAt start: SendMoment? = nil
     ) {
         self.request = request
         self.route = route
@@ -67,7 +67,7 @@ final class TransportCall: DeadlineTarget {
     /// Sends `request` and waits; cancelling the calling task, or its send, cancels the call.
     @inline(__always) nonisolated(nonsending) static func send(
         _ request: TransportRequest, on route: TransportRoute, collectingBody collectsBody: Bool = true,
-        startedAt start: ContinuousClock.Instant? = nil
+        startedAt start: SendMoment? = nil
     ) async throws -> NetworkResponse {
         let call = TransportCall(request, on: route, collectsBody: collectsBody, startedAt: start)
         return try await SendCancellation.withCancellationHandler {
@@ -123,7 +123,7 @@ final class TransportCall: DeadlineTarget {
     /// Schedules the call's deadline, if its request has a timeout.
     private func scheduleDeadline() -> DeadlineScheduler.Token? {
         guard let timeout = request.timeout else { return nil }
-        return DeadlineScheduler.shared.schedule(at: (began ?? .now) + timeout, self)
+        return DeadlineScheduler.shared.schedule(at: (began ?? SendClock.now) + timeout, self)
     }
 
     /// Starts the hop that sends `hop`, the first or one following a redirect, and stores what it
