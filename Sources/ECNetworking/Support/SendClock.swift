@@ -26,8 +26,9 @@ package enum SendClock {
     /// The first reading; every moment counts from it.
     private static let origin = ContinuousClock.now
 
-    /// Now.
+    /// Now. Never inlined: inlined into an async function, the `ContinuousClock.Instant` it reads
+    /// would be allocated from the task, the very cost this type avoids.
     package static var now: SendMoment {
-        SendMoment(sinceOrigin: origin.duration(to: .now))
+        @inline(never) get { SendMoment(sinceOrigin: origin.duration(to: .now)) }
     }
 }

@@ -35,24 +35,64 @@ public protocol HTTPTransport: Sendable {
 /// `Content-Type`, the encoded body); the transport adds only what HTTP itself requires, such as
 /// `Host` and `Content-Length`.
 public struct TransportRequest: Sendable {
+    // In one copy-on-write object, as `NetworkRequest` keeps its fields: a send copies its wire
+    // request into the call that carries it and the redirects it follows, and a `URL` (whose layout
+    // only the run time knows) made every async function that kept one allocate it from the task.
+    private var storage: CopyOnWrite<Fields>
+
+    private struct Fields: Sendable {
+        var method: HTTPMethod
+        var url: URL
+        var headers: HTTPHeaders
+        var body: TransportRequestBody?
+        var timeout: Duration?
+        var maximumResponseSize: Int?
+        var cachePolicy: URLRequest.CachePolicy?
+        var uploadProgress: TransferProgressHandler?
+    }
+
     /// The method.
-    public var method: HTTPMethod
+    public var method: HTTPMethod {
+        get { storage.value.method }
+        _modify { yield &storage.unique.value.method }
+    }
     /// The absolute http or https URL, query included.
-    public var url: URL
+    public var url: URL {
+        get { storage.value.url }
+        _modify { yield &storage.unique.value.url }
+    }
     /// The header fields, in order, repeated names kept.
-    public var headers: HTTPHeaders
+    public var headers: HTTPHeaders {
+        get { storage.value.headers }
+        _modify { yield &storage.unique.value.headers }
+    }
     /// The body, or `nil` for none.
-    public var body: TransportRequestBody?
+    public var body: TransportRequestBody? {
+        get { storage.value.body }
+        _modify { yield &storage.unique.value.body }
+    }
     /// The deadline of the whole exchange, head and body. The library enforces it itself; a
     /// transport may also use it to bound connecting.
-    public var timeout: Duration?
+    public var timeout: Duration? {
+        get { storage.value.timeout }
+        _modify { yield &storage.unique.value.timeout }
+    }
     /// The largest response body, in bytes after decompression, the library accepts; `nil` for no
     /// limit. See ``HTTPTransport`` for what a transport does with it.
-    public var maximumResponseSize: Int?
+    public var maximumResponseSize: Int? {
+        get { storage.value.maximumResponseSize }
+        _modify { yield &storage.unique.value.maximumResponseSize }
+    }
     /// The cache policy a `URLSession`-based transport applies; others ignore it.
-    public var cachePolicy: URLRequest.CachePolicy?
+    public var cachePolicy: URLRequest.CachePolicy? {
+        get { storage.value.cachePolicy }
+        _modify { yield &storage.unique.value.cachePolicy }
+    }
     /// Who hears how much of the body has been sent, for the transports the package ships.
-    package var uploadProgress: TransferProgressHandler?
+    package var uploadProgress: TransferProgressHandler? {
+        get { storage.value.uploadProgress }
+        _modify { yield &storage.unique.value.uploadProgress }
+    }
 
     /// Creates a request.
     public init(
@@ -64,13 +104,10 @@ public struct TransportRequest: Sendable {
         maximumResponseSize: Int? = nil,
         cachePolicy: URLRequest.CachePolicy? = nil
     ) {
-        self.method = method
-        self.url = url
-        self.headers = headers
-        self.body = body
-        self.timeout = timeout
-        self.maximumResponseSize = maximumResponseSize
-        self.cachePolicy = cachePolicy
+        storage = CopyOnWrite(
+            Fields(
+                method: method, url: url, headers: headers, body: body, timeout: timeout,
+                maximumResponseSize: maximumResponseSize, cachePolicy: cachePolicy))
     }
 }
 
