@@ -3,7 +3,7 @@ import Testing
 
 @testable import ECNetworking
 
-/// `NetworkRequest` and `NetworkResponse` keep their fields in one shared object (`CopyOnWrite`):
+/// `NetworkRequest`, `NetworkResponse` and `TransportRequest` keep their fields in one shared object (`CopyOnWrite`):
 /// these tests change one copy in every way a caller can and check that no other copy sees it,
 /// including a copy held by another task while the change happens.
 @Suite("Copy-on-write requests and responses keep value semantics")
@@ -43,6 +43,35 @@ struct CopyOnWriteValueTests {
         #expect(copy.method == .post)
         #expect(copy.queryItems.count == 1)
         #expect(copy.customProperties["note"] as? String == "copy")
+    }
+
+    @Test("changing a copy of a transport request, field by field, leaves the original as it was")
+    func transportRequestCopiesAreIndependent() {
+        let original = TransportRequest(
+            method: .get, url: url, headers: ["Accept": "application/json"], timeout: .seconds(30),
+            maximumResponseSize: 1_024)
+        var copy = original
+        copy.method = .put
+        copy.url = URL(string: "https://other.example.com/")!
+        copy.headers.add(name: "Authorization", value: "Bearer planted-secret")
+        copy.body = .bytes(Data("hello".utf8))
+        copy.timeout = nil
+        copy.maximumResponseSize = nil
+        copy.cachePolicy = .reloadIgnoringLocalCacheData
+
+        #expect(original.method == .get)
+        #expect(original.url == url)
+        #expect(original.headers["Authorization"] == nil)
+        #expect(original.headers.count == 1)
+        #expect(original.body == nil)
+        #expect(copy.body?.length == 5)
+        #expect(original.timeout == .seconds(30))
+        #expect(original.maximumResponseSize == 1_024)
+        #expect(original.cachePolicy == nil)
+
+        #expect(copy.method == .put)
+        #expect(copy.headers["Authorization"] == "Bearer planted-secret")
+        #expect(copy.maximumResponseSize == nil)
     }
 
     @Test("changing the original after copying leaves the copy as it was")
