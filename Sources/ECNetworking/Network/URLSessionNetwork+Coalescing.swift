@@ -53,7 +53,7 @@ extension URLSessionNetwork {
                     let start =
                         transportStart
                         ?? context.begin(joining(wire), stages: stages, queuedSince: queueStart)
-                    context.timings.transport = context.elapsed(since: start)
+                    context.endTransport(startedAt: start)
                     return try call.outcome.get()
                 }
             }

@@ -64,7 +64,7 @@ extension URLSessionNetwork {
             } else {
                 response = try await TransportCall.send(wire.transportRequest, on: route, startedAt: transportStart)
             }
-            context.timings.transport = context.elapsed(since: transportStart)
+            context.endTransport(startedAt: transportStart)
         }
         response.request = wire.request
         response.timings = context.timings

@@ -137,9 +137,10 @@ public final class URLSessionNetwork: Network {
             context.bodyReading = reading
             let response = try await perform(
                 networkRequest, requestType: ObjectIdentifier(R.self), priority: priority, context: &context)
-            let decodingStart = SendClock.now
+            // Without response actions, decoding starts from the reading that ended the transport.
+            let decodingStart = context.transportEnd == nil ? SendClock.now : nil
             let value = try decode(request, from: response)
-            context.timings.decoding = context.elapsed(since: decodingStart)
+            context.endDecoding(startedAt: decodingStart)
             return value
         }
     }

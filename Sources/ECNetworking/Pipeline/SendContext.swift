@@ -1,7 +1,9 @@
 /// What one send has learnt so far, for its metrics: the request as last sent, the attempts, the
 /// last response, and the timings.
 package struct SendContext {
-    let start: SendMoment
+    /// When the send began; read only for someone who reads the send's whole duration (the
+    /// metrics hook, an integration, the logging action), since every reading of the clock costs.
+    let start: SendMoment?
     /// The request as last sent (or, before the first attempt, as built).
     package var request: NetworkRequest
     package var attempts = 0
@@ -22,15 +24,21 @@ package struct SendContext {
     /// The actions the send took as it started, which its first attempt runs; `nil` once taken.
     var stagesOfFirstAttempt: ActionStages?
 
+    /// When the last attempt's transport ended, while no action has run since: the typed send's
+    /// decoding then starts from this reading instead of taking another.
+    var transportEnd: SendMoment?
+
     /// Whether the sending task or the send itself was cancelled.
     var isCancelled: Bool {
         Task.isCancelled || cancellation?.isCancelled == true
     }
 
-    init(request: NetworkRequest, identifiesAttempts: Bool = false) {
-        self.start = SendClock.now
+    /// A context for a send of `request`; `timesWholeSend` when someone reads its total duration.
+    init(request: NetworkRequest, identifiesAttempts: Bool = false, timesWholeSend: Bool = false) {
+        let start = identifiesAttempts || timesWholeSend ? SendClock.now : nil
+        self.start = start
         self.request = request
-        if identifiesAttempts {
+        if identifiesAttempts, let start {
             let identity = SendAttempt.nextSend(startingAt: start)
             self.request.customProperties[SendAttempt.self] = identity
             self.identity = identity
@@ -66,10 +74,24 @@ package struct SendContext {
         SendClock.now - instant
     }
 
+    /// Notes that the transport, begun at `transportStart`, has ended.
+    mutating func endTransport(startedAt transportStart: SendMoment) {
+        let now = SendClock.now
+        timings.transport = now - transportStart
+        transportEnd = now
+    }
+
+    /// Notes how long decoding took, from `decodingStart` or, when no action ran since the
+    /// transport ended, from that reading: then only the status check ran in between.
+    mutating func endDecoding(startedAt decodingStart: SendMoment?) {
+        guard let start = decodingStart ?? transportEnd.take() else { return }
+        timings.decoding = SendClock.now - start
+    }
+
     /// The metrics of the send as it ended.
     func metrics(error: (any Error)?) -> RequestMetrics {
         var timings = timings
-        timings.total = elapsed(since: start)
+        timings.total = start.map(elapsed(since:)) ?? .zero
         return RequestMetrics(
             request: request,
             statusCode: response?.statusCode,

@@ -49,7 +49,8 @@ package struct StageRunner: Sendable {
     ) async throws -> Value {
         // Only the logging action and the integrations read which send and attempt a request is.
         var context = SendContext(
-            request: request, identifiesAttempts: configuration.logging || !configuration.observers.isEmpty)
+            request: request, identifiesAttempts: configuration.logging || !configuration.observers.isEmpty,
+            timesWholeSend: configuration.metricsHandler != nil)
         context.observations = configuration.observers.map { $0.sendStarted(request, redaction: redaction) }
         // Taken now, as each attempt takes its stages: an invalidation that drops the actions
         // while this send is ending must not hide its failure from them. The first attempt, which
@@ -261,10 +262,16 @@ package struct StageRunner: Sendable {
         // A retry starts again from the request as built, so its body is what would be sent twice.
         // (Read from the parameter: reading it from `context` made every attempt copy the context.)
         let isReplayable = request.body?.isReplayable ?? true
+        // Only this attempt's transport may start the decoding's duration (see `SendContext.endTransport`).
+        context.transportEnd = nil
         var response = try await transport.transmit(prepared, priority: priority, stages: stages, context: &context)
         // The metrics and integrations read the response as the attempt left it, however it ends:
         // stored once, on the way out, rather than copied in after every completed action.
         defer { context.response = response }
+        if !stages.responseBegan.isEmpty || !stages.completed.isEmpty {
+            // The decoding's duration must not count the actions' time.
+            context.transportEnd = nil
+        }
         for action in stages.responseBegan {
             action.responseBegan(request: context.request, response: response)
         }

@@ -70,6 +70,32 @@ struct TimeoutAndTimingTests {
         #expect(response.timings.transport >= .milliseconds(30))
     }
 
+    @Test("decoding is timed without the completed actions' time, and from the transport's end without them")
+    func decodingExcludesCompletedActions() async throws {
+        let session = MockSession()
+        session.stub(with: MockResponse(json: [User(id: 1, name: "A")]))
+        let collected = Log<RequestMetrics>()
+        let network = makeNetwork(session: session) { configuration in
+            configuration.metricsHandler = { collected.append($0) }
+        }
+        _ = try await network.send(ListUsers())
+        network.add(
+            action: Completed { _, response in
+                try await Task.sleep(for: .milliseconds(40))
+                return .proceed(response)
+            })
+        _ = try await network.send(ListUsers())
+
+        let metrics = collected.all
+        #expect(metrics.count == 2)
+        for sent in metrics {
+            #expect(sent.timings.decoding > .zero)
+            #expect(sent.timings.decoding < .milliseconds(40))
+            #expect(sent.timings.total >= sent.timings.transport + sent.timings.decoding)
+        }
+        #expect(metrics[1].timings.total >= .milliseconds(40))
+    }
+
     @Test("a failed send reports its error to the metrics hook")
     func metricsOnFailure() async throws {
         let session = MockSession()
