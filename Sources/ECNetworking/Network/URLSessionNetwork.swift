@@ -129,7 +129,9 @@ public final class URLSessionNetwork: Network {
         return try await send(request, priority: priority, reading: reading)
     }
 
-    @inline(__always) nonisolated(nonsending) private func send<R: Request>(
+    // Never inlined into the public entry points: those run on the generic executor, and inlined,
+    // every suspension of this body became a hop back to it; this one inherits their executor.
+    @inline(never) nonisolated(nonsending) private func send<R: Request>(
         _ request: R, priority: RequestPriority, reading: BodyReading?
     ) async throws -> R.Response {
         let networkRequest = try buildRequest(request)
