@@ -10,9 +10,12 @@ public struct NetworkTimings: Sendable, Hashable {
     public var queueWait: Duration
     /// Time from handing the request to the session until the whole body had arrived.
     public var transport: Duration
-    /// Time spent turning the body into the typed response; zero for raw sends.
+    /// Time spent turning the body into the typed response; zero for raw sends. Without response
+    /// actions it counts from the end of the transport, so it includes the status check too,
+    /// which saves a reading of the clock; with them it counts from the end of the last one.
     public var decoding: Duration
-    /// Time from the start of the send until its end.
+    /// Time from the start of the send until its end, in the metrics the send ends with
+    /// (``RequestMetrics/timings``); zero in a response's own timings, taken before the send ends.
     public var total: Duration
 
     /// Creates timings; every phase defaults to zero.
