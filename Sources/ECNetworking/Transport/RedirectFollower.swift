@@ -33,7 +33,12 @@ struct RedirectFollower: Sendable {
     /// Whether `response` may be a redirect this follower follows: cheap, and `false` for every
     /// response that ``request(following:of:originalURL:followed:)`` answers with `nil` at once.
     func mayFollow(_ response: TransportResponse) -> Bool {
-        policy.followsRedirects && Self.isRedirect(response.statusCode)
+        mayFollow(statusCode: response.statusCode)
+    }
+
+    /// Whether a response with `statusCode` may be a redirect this follower follows.
+    func mayFollow(statusCode: Int) -> Bool {
+        policy.followsRedirects && Self.isRedirect(statusCode)
     }
 
     /// Whether `status` redirects: 301, 302, 303, 307 or 308. A switch rather than a set, which

@@ -66,16 +66,32 @@ final class SessionTransport: GatheringTransport {
     func gatheringTask(for request: TransportRequest, reportingTo call: TransportCall) -> (any SessionTask)? {
         URLRequest.gatheringTask(for: request, reportingTo: call) { urlRequest in
             session.dataTask(for: urlRequest) { data, response, error in
-                call.gathered(Self.outcome(data, response, error, limit: call.maximumResponseSize))
+                Self.report(data, response, error, to: call)
             }
         }
     }
 
+    /// Tells `call` what a session's completion means, handing it the response and body as they
+    /// came rather than in a `Result`.
+    private static func report(_ data: Data?, _ response: URLResponse?, _ error: (any Error)?, to call: TransportCall) {
+        switch completion(data, response, error, limit: call.maximumResponseSize) {
+        case .success(let (response, body)): call.gathered(response, body: body)
+        case .failure(let error): call.gatheringFailed(error)
+        }
+    }
+
     /// What a session's completion means: the response with its body as one chunk, or the error.
-    /// A body over `limit` fails, for a session that does not hold bodies to a limit itself.
     private static func outcome(
         _ data: Data?, _ response: URLResponse?, _ error: (any Error)?, limit: Int?
     ) -> Result<TransportResponse, any Error> {
+        completion(data, response, error, limit: limit).map { TransportResponse($0, body: ByteStream($1)) }
+    }
+
+    /// The response and its body a session completed with, or the error. A body over `limit`
+    /// fails, for a session that does not hold bodies to a limit itself.
+    private static func completion(
+        _ data: Data?, _ response: URLResponse?, _ error: (any Error)?, limit: Int?
+    ) -> Result<(HTTPURLResponse, Data), any Error> {
         if let error {
             return .failure(NetworkError.normalize(error))
         }
@@ -86,6 +102,6 @@ final class SessionTransport: GatheringTransport {
         if let limit, body.count > limit {
             return .failure(NetworkError.responseTooLarge(limit: limit))
         }
-        return .success(TransportResponse(response, body: ByteStream(body)))
+        return .success((response, body))
     }
 }

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 /// One attempt on the wire through a ``TransportRoute``: it sends the request, follows redirects
 /// with the route's ``RedirectFollower``, reads the body up to the size limit, and ends exactly
 /// once with the response, an error, the deadline, or cancellation, whichever comes first.
@@ -174,8 +178,26 @@ final class TransportCall: DeadlineTarget {
         finish(.failure(NetworkError.timedOut(after: request.timeout ?? .zero)))
     }
 
+    /// A gathered hop ended with a response a `URLSession` delivered and its whole body: the call
+    /// ends with it, unless it may be a redirect to follow, which ``gathered(_:)`` sees to.
+    ///
+    /// The response goes straight into the ``NetworkResponse``: a ``TransportResponse`` in a
+    /// `Result` on the way cost a copy of its every field and two releases of each.
+    func gathered(_ response: HTTPURLResponse, body: Data) {
+        guard !route.redirects.mayFollow(statusCode: response.statusCode), response.url != nil else {
+            return gathered(.success(TransportResponse(response, body: ByteStream(body))))
+        }
+        finish(.success(NetworkResponse(response, body: body)))
+    }
+
+    /// A gathered hop failed: the call ends with the error.
+    func gatheringFailed(_ error: any Error) {
+        finish(.failure(NetworkError.normalize(error)))
+    }
+
     /// A gathered hop ended: the call ends with it, unless it is a redirect to follow. A
-    /// ``GatheringTransport``'s task calls it once per hop.
+    /// ``GatheringTransport``'s task calls it, ``gathered(_:body:)`` or ``gatheringFailed(_:)``
+    /// once per hop.
     func gathered(_ outcome: consuming Result<TransportResponse, any Error>) {
         // Consumed, so the response moves out of the outcome rather than being copied.
         let response: TransportResponse
