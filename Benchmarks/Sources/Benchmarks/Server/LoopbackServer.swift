@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import NIOCore
+import NIOPosix
 import ServiceLifecycle
 
 /// A Hummingbird server on 127.0.0.1 serving the users list at `GET /users` and a body of any
@@ -9,17 +10,27 @@ import ServiceLifecycle
 ///
 /// The body is encoded once into a `ByteBuffer` and handed out as is, so the server does as little
 /// as it can per request: what is left is the floor both clients share.
+///
+/// The server runs on event loops of its own, not on NIO's shared ones that async-http-client's
+/// clients use: there, a connection whose two ends happened to land on the same loop was served
+/// without waking another thread, and each client's figures depended on where its connections
+/// landed (from one run to the next, a sequential client was up to 40 % faster or slower).
 final class LoopbackServer: Sendable {
     /// The address to send requests to, such as `http://127.0.0.1:54321`.
     let baseURL: URL
 
     private let serviceGroup: ServiceGroup
     private let runTask: Task<Void, any Error>
+    private let eventLoops: MultiThreadedEventLoopGroup
 
-    private init(baseURL: URL, serviceGroup: ServiceGroup, runTask: Task<Void, any Error>) {
+    private init(
+        baseURL: URL, serviceGroup: ServiceGroup, runTask: Task<Void, any Error>,
+        eventLoops: MultiThreadedEventLoopGroup
+    ) {
         self.baseURL = baseURL
         self.serviceGroup = serviceGroup
         self.runTask = runTask
+        self.eventLoops = eventLoops
     }
 
     /// Starts the server on a port the kernel picks and returns once it accepts connections.
@@ -40,6 +51,8 @@ final class LoopbackServer: Sendable {
         GeneratedBody.addRoute(to: router)
 
         let (boundPorts, boundPort) = AsyncStream.makeStream(of: Int?.self)
+        // As many loops as NIO's shared group has, so the server alone serves as fast as before.
+        let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         let application = Application(
             router: router,
             configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
@@ -48,6 +61,7 @@ final class LoopbackServer: Sendable {
                 boundPort.yield(channel.localAddress?.port)
                 boundPort.finish()
             },
+            eventLoopGroupProvider: .shared(eventLoops),
             logger: logger
         )
         let serviceGroup = ServiceGroup(
@@ -60,15 +74,19 @@ final class LoopbackServer: Sendable {
         var ports = boundPorts.makeAsyncIterator()
         guard let port = await ports.next() ?? nil else {
             runTask.cancel()
+            _ = await runTask.result
+            try? await eventLoops.shutdownGracefully()
             throw BenchmarkError.serverDidNotStart
         }
         return LoopbackServer(
-            baseURL: URL(string: "http://127.0.0.1:\(port)")!, serviceGroup: serviceGroup, runTask: runTask)
+            baseURL: URL(string: "http://127.0.0.1:\(port)")!, serviceGroup: serviceGroup, runTask: runTask,
+            eventLoops: eventLoops)
     }
 
     /// Shuts the server down and waits until it has stopped.
     func stop() async {
         await serviceGroup.triggerGracefulShutdown()
         _ = await runTask.result
+        try? await eventLoops.shutdownGracefully()
     }
 }
