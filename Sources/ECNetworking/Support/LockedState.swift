@@ -21,7 +21,10 @@ package struct LockedState<State: Sendable>: @unchecked Sendable {
     // and the value itself is `Sendable`, so nothing taken out of it races either.
     private let storage: LockStorage<State>
 
-    package init(_ state: State) {
+    /// Guards the value `state` evaluates to. An autoclosure, so that the value is made in place
+    /// in the lock's storage: a value passed in would be copied there and then destroyed, through
+    /// its type's value witnesses, on every request that creates one.
+    package init(_ state: @autoclosure () -> State) {
         storage = LockStorage.create(state)
     }
 
@@ -39,8 +42,8 @@ package struct LockedState<State: Sendable>: @unchecked Sendable {
 
 /// The value (the buffer's header) and its lock (the buffer's one element) in a single allocation.
 private final class LockStorage<State>: ManagedBuffer<State, PlatformLock> {
-    static func create(_ state: State) -> LockStorage<State> {
-        let buffer = Self.create(minimumCapacity: 1) { _ in state }
+    static func create(_ makeState: () -> State) -> LockStorage<State> {
+        let buffer = Self.create(minimumCapacity: 1) { _ in makeState() }
         let storage = unsafeDowncast(buffer, to: LockStorage<State>.self)
         storage.withUnsafeMutablePointerToElements { lock in
             #if canImport(Darwin)
