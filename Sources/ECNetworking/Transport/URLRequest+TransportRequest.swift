@@ -19,7 +19,12 @@ extension URLRequest {
 
     /// `request` as a `URLSession` sends it, with `streamedBody` standing in for a one-shot stream.
     init(_ request: borrowing TransportRequest, streamedBody: Data?) throws {
-        self.init(url: request.url)
+        // The cache policy and the timeout go to the initializer: set afterwards, each is one
+        // more change of the request Foundation holds, which on Linux looked up its properties
+        // again (some 900 instructions per request, more than the deadline itself costs).
+        self.init(
+            url: request.url, cachePolicy: request.cachePolicy ?? .useProtocolCachePolicy,
+            timeoutInterval: request.timeout.map(Self.backstopInterval) ?? Self.defaultTimeoutInterval)
         // GET is the default; setting it anyway costs a normalising copy of the method on Linux.
         if request.method != .get {
             httpMethod = request.method.rawValue
@@ -48,14 +53,16 @@ extension URLRequest {
                 }
             #endif
         }
-        if let cachePolicy = request.cachePolicy {
-            self.cachePolicy = cachePolicy
-        }
-        if let timeout = request.timeout {
-            // Foundation truncates this to whole seconds on Linux, so it is only a backstop a
-            // second beyond the deadline the library enforces itself.
-            timeoutInterval = (timeout.seconds + 1).rounded(.up)
-        }
+    }
+
+    /// `URLRequest`'s own default timeout, for a request without one.
+    private static let defaultTimeoutInterval: TimeInterval = 60
+
+    /// The timeout a `URLSession` gets for a request the library ends at `timeout`. Foundation
+    /// truncates it to whole seconds on Linux, so it is only a backstop a second beyond the
+    /// deadline the library enforces itself.
+    private static func backstopInterval(_ timeout: Duration) -> TimeInterval {
+        (timeout.seconds + 1).rounded(.up)
     }
 }
 
