@@ -41,16 +41,16 @@ struct LoggingScenario {
                 Format.integer(figure.wallNanoseconds),
                 Format.number(figure.allocations),
                 Format.integer(figure.allocatedBytes),
-                Format.signed(figure.nanoseconds - figures[0].nanoseconds, decimals: 0)
+                Format.signed(figure.overheadNanoseconds(over: figures[0]), decimals: 0)
             )
         }
-        let loggingNanoseconds = figures[2].nanoseconds - figures[1].nanoseconds
+        let loggingNanoseconds = figures[2].overheadNanoseconds(over: figures[1])
         let loggingAllocations = figures[2].allocations - figures[1].allocations
         outcome.result("logging_overhead_ns", Format.number(loggingNanoseconds))
         outcome.result(
-            "logging_overhead_wall_ns", Format.number(figures[2].wallNanoseconds - figures[1].wallNanoseconds))
+            "logging_overhead_wall_ns", Format.number(figures[2].overheadWallNanoseconds(over: figures[1])))
         outcome.result("logging_overhead_allocs", Format.number(loggingAllocations, decimals: 2))
-        outcome.result("logging_4_actions_overhead_ns", Format.number(figures[2].nanoseconds - figures[0].nanoseconds))
+        outcome.result("logging_4_actions_overhead_ns", Format.number(figures[2].overheadNanoseconds(over: figures[0])))
         outcome.notes.append(
             "logging_overhead = logging to .discard minus logging off: \(Format.integer(loggingNanoseconds)) ns, "
                 + "\(Format.number(loggingAllocations)) allocations per send (two entries: request with cURL line, "

@@ -17,6 +17,23 @@ struct PipelineFigures: Sendable {
     var allocations: Double
     /// Heap bytes requested per send.
     var allocatedBytes: Double
+    /// Process CPU nanoseconds per send in each round, in round order.
+    var roundNanoseconds: [Double]
+    /// Wall-clock nanoseconds per send in each round, in round order.
+    var roundWallNanoseconds: [Double]
+
+    /// What this variant costs per send over `baseline` in CPU time: the median over the rounds of
+    /// the difference within each round. Paired by round, since both ran within the same second:
+    /// a difference of the two medians also carried how the machine's speed moved between the
+    /// rounds each median came from, and moved by ±150 ns from run to run.
+    func overheadNanoseconds(over baseline: PipelineFigures) -> Double {
+        Statistics.median(zip(roundNanoseconds, baseline.roundNanoseconds).map { $0 - $1 })
+    }
+
+    /// The same in wall-clock time.
+    func overheadWallNanoseconds(over baseline: PipelineFigures) -> Double {
+        Statistics.median(zip(roundWallNanoseconds, baseline.roundWallNanoseconds).map { $0 - $1 })
+    }
 }
 
 /// Times loops side by side: every variant once per round, rounds interleaved, so a change in
@@ -38,7 +55,7 @@ enum PipelineMeasurement {
         /// The full or quick plan.
         init(quick: Bool) {
             iterations = quick ? 2_000 : 10_000
-            rounds = quick ? 3 : 5
+            rounds = quick ? 3 : 9
             allocationIterations = quick ? 1_000 : 10_000
         }
     }
@@ -72,7 +89,9 @@ enum PipelineMeasurement {
                     nanoseconds: Statistics.median(cpu[index]),
                     wallNanoseconds: Statistics.median(wall[index]),
                     allocations: Double(sample.allocations) / sends,
-                    allocatedBytes: Double(sample.allocatedBytes) / sends
+                    allocatedBytes: Double(sample.allocatedBytes) / sends,
+                    roundNanoseconds: cpu[index],
+                    roundWallNanoseconds: wall[index]
                 ))
         }
         return figures

@@ -70,8 +70,8 @@ struct PipelineScenario {
                 Format.integer(figure.wallNanoseconds),
                 Format.number(figure.allocations),
                 Format.integer(figure.allocatedBytes),
-                isLibrary ? Format.signed(figure.nanoseconds - baseline.nanoseconds, decimals: 0) : "",
-                isLibrary ? Format.signed(figure.wallNanoseconds - baseline.wallNanoseconds, decimals: 0) : "",
+                isLibrary ? Format.signed(figure.overheadNanoseconds(over: baseline), decimals: 0) : "",
+                isLibrary ? Format.signed(figure.overheadWallNanoseconds(over: baseline), decimals: 0) : "",
                 isLibrary ? Format.signed(figure.allocations - baseline.allocations) : "",
             ])
         }
@@ -79,14 +79,14 @@ struct PipelineScenario {
         for (position, count) in Self.actionCounts.enumerated() {
             let baseline = figures[2 * position]
             let library = figures[2 * position + 1]
-            let overheadNanoseconds = library.nanoseconds - baseline.nanoseconds
+            let overheadNanoseconds = library.overheadNanoseconds(over: baseline)
             let overheadAllocations = library.allocations - baseline.allocations
             outcome.result("pipeline_baseline_\(count)_headers_ns", Format.number(baseline.nanoseconds))
             outcome.result("pipeline_\(count)_actions_ns", Format.number(library.nanoseconds))
             outcome.result("pipeline_\(count)_actions_overhead_ns", Format.number(overheadNanoseconds))
             outcome.result(
                 "pipeline_\(count)_actions_overhead_wall_ns",
-                Format.number(library.wallNanoseconds - baseline.wallNanoseconds))
+                Format.number(library.overheadWallNanoseconds(over: baseline)))
             outcome.result("pipeline_\(count)_actions_overhead_allocs", Format.number(overheadAllocations, decimals: 2))
             outcome.result("pipeline_\(count)_actions_allocs", Format.number(library.allocations, decimals: 2))
         }
@@ -94,13 +94,13 @@ struct PipelineScenario {
         let noTimeout = figures[2 * Self.actionCounts.count + 1]
         outcome.result(
             "pipeline_4_actions_no_coalescing_overhead_ns",
-            Format.number(noCoalescing.nanoseconds - baseline4.nanoseconds))
+            Format.number(noCoalescing.overheadNanoseconds(over: baseline4)))
         outcome.result(
             "pipeline_4_actions_no_coalescing_overhead_allocs",
             Format.number(noCoalescing.allocations - baseline4.allocations, decimals: 2))
         outcome.result(
             "pipeline_4_actions_no_coalescing_no_timeout_overhead_ns",
-            Format.number(noTimeout.nanoseconds - baseline4.nanoseconds))
+            Format.number(noTimeout.overheadNanoseconds(over: baseline4)))
         outcome.result(
             "pipeline_4_actions_no_coalescing_no_timeout_overhead_allocs",
             Format.number(noTimeout.allocations - baseline4.allocations, decimals: 2))
@@ -108,24 +108,26 @@ struct PipelineScenario {
         // The cost of one more action: how the overhead over the baseline grows from 0 to 16
         // actions, so the headers the actions add (which the baseline sends too) are not counted.
         let overhead0 = (
-            ns: figures[1].nanoseconds - figures[0].nanoseconds, allocs: figures[1].allocations - figures[0].allocations
+            ns: figures[1].overheadNanoseconds(over: figures[0]),
+            allocs: figures[1].allocations - figures[0].allocations
         )
         let overhead16 = (
-            ns: figures[5].nanoseconds - figures[4].nanoseconds, allocs: figures[5].allocations - figures[4].allocations
+            ns: figures[5].overheadNanoseconds(over: figures[4]),
+            allocs: figures[5].allocations - figures[4].allocations
         )
         let perAction = (overhead16.ns - overhead0.ns) / 16
         let perActionAllocations = (overhead16.allocs - overhead0.allocs) / 16
         outcome.result("pipeline_ns_per_extra_action", Format.number(perAction))
         outcome.result("pipeline_allocs_per_extra_action", Format.number(perActionAllocations, decimals: 2))
 
-        let overhead4 = figures[3].nanoseconds - baseline4.nanoseconds
+        let overhead4 = figures[3].overheadNanoseconds(over: baseline4)
         let allocations4 = figures[3].allocations - baseline4.allocations
         outcome.notes.append(
             "ns = process CPU time per send (all threads), median over the rounds; the RESULT *_ns figures use it, "
                 + "*_wall_ns use wall time, which also counts time the 2 cores spent on other processes.")
         outcome.notes.append(
             "Δ = the library row minus the hand-written row with the same headers (diagnostic rows: minus "
-                + "the 4-header baseline).")
+                + "the 4-header baseline), within each round, median over the rounds.")
         outcome.notes.append(
             "Per extra action (0 → 16 actions): \(Format.number(perAction)) ns, "
                 + "\(Format.number(perActionAllocations, decimals: 2)) allocations.")
