@@ -8,31 +8,38 @@ struct PipelineVariant: Sendable {
 
 /// What one variant costs per send.
 struct PipelineFigures: Sendable {
-    /// The median over the rounds of process CPU nanoseconds per send: the figure compared, as
-    /// it does not count time the machine spent on other processes.
-    var nanoseconds: Double
-    /// The median over the rounds of wall-clock nanoseconds per send.
-    var wallNanoseconds: Double
+    /// Process CPU nanoseconds per send in each round, in round order: the figure compared, as it
+    /// does not count time the machine spent on other processes.
+    var roundNanoseconds: [Double]
+    /// Wall-clock nanoseconds per send in each round, in round order.
+    var roundWallNanoseconds: [Double]
     /// Heap allocations per send, on every thread.
     var allocations: Double
     /// Heap bytes requested per send.
     var allocatedBytes: Double
-    /// Process CPU nanoseconds per send in each round, in round order.
-    var roundNanoseconds: [Double]
-    /// Wall-clock nanoseconds per send in each round, in round order.
-    var roundWallNanoseconds: [Double]
+
+    /// The median over the rounds of process CPU nanoseconds per send.
+    var nanoseconds: Double { Statistics.median(roundNanoseconds) }
+
+    /// The median over the rounds of wall-clock nanoseconds per send.
+    var wallNanoseconds: Double { Statistics.median(roundWallNanoseconds) }
 
     /// What this variant costs per send over `baseline` in CPU time: the median over the rounds of
     /// the difference within each round. Paired by round, since both ran within the same second:
     /// a difference of the two medians also carried how the machine's speed moved between the
     /// rounds each median came from, and moved by ±150 ns from run to run.
     func overheadNanoseconds(over baseline: PipelineFigures) -> Double {
-        Statistics.median(zip(roundNanoseconds, baseline.roundNanoseconds).map { $0 - $1 })
+        Self.medianDifference(roundNanoseconds, baseline.roundNanoseconds)
     }
 
     /// The same in wall-clock time.
     func overheadWallNanoseconds(over baseline: PipelineFigures) -> Double {
-        Statistics.median(zip(roundWallNanoseconds, baseline.roundWallNanoseconds).map { $0 - $1 })
+        Self.medianDifference(roundWallNanoseconds, baseline.roundWallNanoseconds)
+    }
+
+    /// The median of `figures` minus `baseline`, round by round.
+    private static func medianDifference(_ figures: [Double], _ baseline: [Double]) -> Double {
+        Statistics.median(zip(figures, baseline).map { $0 - $1 })
     }
 }
 
@@ -86,12 +93,10 @@ enum PipelineMeasurement {
             let sends = Double(plan.allocationIterations)
             figures.append(
                 PipelineFigures(
-                    nanoseconds: Statistics.median(cpu[index]),
-                    wallNanoseconds: Statistics.median(wall[index]),
-                    allocations: Double(sample.allocations) / sends,
-                    allocatedBytes: Double(sample.allocatedBytes) / sends,
                     roundNanoseconds: cpu[index],
-                    roundWallNanoseconds: wall[index]
+                    roundWallNanoseconds: wall[index],
+                    allocations: Double(sample.allocations) / sends,
+                    allocatedBytes: Double(sample.allocatedBytes) / sends
                 ))
         }
         return figures
