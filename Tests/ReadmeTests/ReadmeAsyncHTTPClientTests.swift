@@ -50,11 +50,11 @@
 
         @Test("a transport over your own client leaves the client running after its own shutdown")
         func ownClient() async throws {
+            var clientConfiguration = HTTPClient.Configuration(
+                redirectConfiguration: .disallow, decompression: .enabled(limit: .ratio(250)))
+            clientConfiguration.tracing.tracer = nil
             let client = HTTPClient(
-                eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-                configuration: HTTPClient.Configuration(
-                    redirectConfiguration: .disallow, decompression: .enabled(limit: .ratio(250)))
-            )
+                eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
             let ownClient = AsyncHTTPClientTransport(client: client)
 
             try await ownClient.shutdown()

@@ -48,17 +48,26 @@
             }
 
             /// The client's configuration: redirects off, because the library follows them by its
-            /// own policy, and decompression on, bounded by the ratio.
+            /// own policy; decompression on, bounded by the ratio; and async-http-client's own
+            /// tracing off.
+            ///
+            /// That tracing takes the process's bootstrapped tracer whatever the library's traits
+            /// are, and gives every request a CLIENT span of its own whose `url.full` and
+            /// `url.query` carry the URL unredacted (tokens and signatures in clear), plus a second
+            /// trace context header beside the library's. The library's `Tracing` trait traces
+            /// each attempt itself, redacted.
             var clientConfiguration: HTTPClient.Configuration {
                 var pool = HTTPClient.Configuration.ConnectionPool(
                     idleTimeout: TimeAmount(idleConnectionTimeout),
                     concurrentHTTP1ConnectionsPerHostSoftLimit: max(1, maximumConnectionsPerHost))
                 pool.retryConnectionEstablishment = retriesFailedConnections
-                return HTTPClient.Configuration(
+                var configuration = HTTPClient.Configuration(
                     redirectConfiguration: .disallow,
                     timeout: HTTPClient.Configuration.Timeout(connect: TimeAmount(connectTimeout)),
                     connectionPool: pool,
                     decompression: .enabled(limit: .ratio(max(1, maximumDecompressionRatio))))
+                configuration.tracing.tracer = nil
+                return configuration
             }
         }
     }

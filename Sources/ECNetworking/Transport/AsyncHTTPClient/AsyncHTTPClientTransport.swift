@@ -16,11 +16,14 @@
     ///   without that call, the client is shut down in the background: async-http-client stops a
     ///   debug build when a client that was not shut down is released, and the transport keeps that
     ///   from ever happening.
+    /// - An owned client also has async-http-client's own tracing off: it would record every URL
+    ///   unredacted. The library's `Tracing` trait traces each attempt instead.
     /// - A client you pass in is never shut down by the transport. Create it with
     ///   `redirectConfiguration: .disallow`: a client that follows redirects itself bypasses the
     ///   library's ``RedirectPolicy`` (its credential stripping across origins among it), so the
     ///   transport fails such a send with ``NetworkError/invalidResponse`` rather than return the
-    ///   redirected response as if nothing had happened.
+    ///   redirected response as if nothing had happened. Set its `configuration.tracing.tracer` to
+    ///   `nil` as well; see ``init(client:)``.
     ///
     /// Failures are reported as the same ``NetworkError`` cases the `URLSession` transport uses:
     /// `.transport(URLError)` with `.cannotConnectToHost`, `.timedOut`, `.secureConnectionFailed`
@@ -43,6 +46,14 @@
         ///
         /// The client must not follow redirects (`redirectConfiguration: .disallow`); the library
         /// follows them itself, by its ``RedirectPolicy``.
+        ///
+        /// Turn the client's own tracing off too (`configuration.tracing.tracer = nil` before you
+        /// create it). async-http-client otherwise takes the process's bootstrapped tracer, even
+        /// when this package's `Tracing` trait is off, and gives every request a span of its own
+        /// whose `url.full` and `url.query` attributes carry the URL unredacted (an access token
+        /// or a signature in the query, in clear), outside the caller's trace, and a second trace
+        /// context header beside the one the library injects. The library cannot change a client
+        /// it did not create; ``init(configuration:)`` creates one with tracing off.
         public init(client: HTTPClient) {
             self.client = client
             self.owner = nil
