@@ -66,6 +66,13 @@ public struct NetworkConfiguration: Sendable {
     /// ``URLSessionNetwork/init(configuration:transport:)``); a ``Session`` you pass in follows
     /// its own rules.
     public var redirectPolicy: RedirectPolicy
+    /// Where the network keeps the cookies its servers set: by default a ``CookieJar`` of its own,
+    /// in memory (``CookieStorage/perNetwork``), so that two networks, such as two users' on one
+    /// server, never see each other's cookies. Applied the same way over every transport and on
+    /// every redirect hop; a `Cookie` header a request carries itself is always sent. A `URLSession`
+    /// you pass as a ``Session`` keeps its own cookie handling besides: choose
+    /// ``CookieStorage/disabled`` to leave cookies to it alone.
+    public var cookieStorage: CookieStorage
     /// Whether identical GETs in progress at the same time share one transport call; `false` by
     /// default. Identical means the same method, URL with query, headers, body and cache policy;
     /// the timeout may differ.
@@ -128,6 +135,7 @@ public struct NetworkConfiguration: Sendable {
         self.metricsHandler = nil
         self.maximumResponseSize = nil
         self.redirectPolicy = .default
+        self.cookieStorage = .perNetwork
         self.actionTimeout = nil
         self.coalescesIdenticalRequests = false
         self.retryPolicy = nil

@@ -94,7 +94,8 @@ extension URLSessionNetwork {
     private func buildStorableRequest<R: StorableRequest>(_ request: R) async throws -> StorableNetworkRequest {
         try await StorableNetworkRequest(
             request, baseURL: configuration.baseURL, defaultHeaders: configuration.defaultHeaders,
-            sensitiveData: configuration.sensitiveData, willBeginActions: actions.snapshot.willBegin)
+            sensitiveData: configuration.sensitiveData, willBeginActions: actions.snapshot.willBegin,
+            cookieHeader: { [cookies = route.cookies] url in cookies?.cookieHeader(for: url, now: Date()) })
     }
 
     /// Asks the network, conditionally when `stored` has validators and the request, after its

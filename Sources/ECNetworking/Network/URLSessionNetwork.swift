@@ -92,7 +92,8 @@ public final class URLSessionNetwork: Network {
         let redaction = Redaction(configuration.sensitiveData)
         self.route = TransportRoute(
             transport,
-            redirects: redirects ?? RedirectFollower(policy: configuration.redirectPolicy, redaction: redaction))
+            redirects: redirects ?? RedirectFollower(policy: configuration.redirectPolicy, redaction: redaction),
+            cookies: configuration.cookieStorage.makeStore())
         Redaction.registerForDescriptions(configuration.sensitiveData)
         let loggingAction =
             configuration.logging ? LoggingAction(options: configuration.loggingOptions, redaction: redaction) : nil

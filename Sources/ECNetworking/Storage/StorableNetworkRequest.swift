@@ -15,13 +15,14 @@ package struct StorableNetworkRequest: Sendable {
 
     /// Builds `request` and works out its partition and key. The store is read before any action
     /// runs, so each ``StoragePartitioningAction`` among `willBeginActions` says now whose
-    /// credential it will add.
+    /// credential it will add; `cookieHeader` gives the cookies the network will add to a URL.
     package init<R: StorableRequest>(
         _ request: R,
         baseURL: URL,
         defaultHeaders: HTTPHeaders,
         sensitiveData: SensitiveData,
-        willBeginActions: [any RequestWillBeginAction]
+        willBeginActions: [any RequestWillBeginAction],
+        cookieHeader: (URL) -> String? = { _ in nil }
     ) async throws {
         var networkRequest = try request.buildRequest(with: baseURL)
         networkRequest.customProperties.merge(request.customProperties)
@@ -30,7 +31,9 @@ package struct StorableNetworkRequest: Sendable {
         keyed.headers.addMissing(from: defaultHeaders)
 
         var partition = keyed.customProperties[StoragePartition.self]
-        var carriesCredential = sensitiveData.carriesCredentials(keyed)
+        // A cookie the network's jar will add identifies the user as an `Authorization` header
+        // does, though the request as built does not show it.
+        var carriesCredential = sensitiveData.carriesCredentials(keyed) || cookieHeader(keyed.url) != nil
         for action in willBeginActions {
             guard let partitioning = action as? any StoragePartitioningAction,
                 case .credential(let claimed) = await partitioning.storageIdentity(for: keyed)

@@ -35,10 +35,19 @@ final class TransportRoute: Sendable {
     let gathering: (any GatheringTransport)?
     /// Follows the redirects `transport` returns.
     let redirects: RedirectFollower
+    /// The network's cookies, added to and taken from every hop; `nil` when it keeps none.
+    let cookies: (any CookieStore)?
 
-    init(_ transport: any HTTPTransport, redirects: RedirectFollower) {
+    init(_ transport: any HTTPTransport, redirects: RedirectFollower, cookies: (any CookieStore)? = nil) {
         self.transport = transport
         self.gathering = transport as? any GatheringTransport
         self.redirects = redirects
+        self.cookies = cookies
+    }
+
+    /// `hop` as it goes on the wire: with the stored cookies for its URL.
+    @inline(__always) func sent(_ hop: TransportRequest) -> TransportRequest {
+        guard let cookies else { return hop }
+        return cookies.adding(to: hop)
     }
 }

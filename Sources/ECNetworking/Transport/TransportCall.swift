@@ -98,7 +98,7 @@ final class TransportCall: DeadlineTarget {
             // The first hop's task is made before the lock and resumed only after it, so one lock
             // both registers the waiter and stores the task and the deadline.
             let deadline = scheduleDeadline()
-            if let task = gathering.gatheringTask(for: request, reportingTo: self) {
+            if let task = gathering.gatheringTask(for: route.sent(request), reportingTo: self) {
                 let earlyOutcome = state.withLock { state -> Outcome? in
                     if let earlyOutcome = state.wait(waiter) { return earlyOutcome }
                     _ = state.updateResources { resources in
@@ -135,7 +135,7 @@ final class TransportCall: DeadlineTarget {
     /// nothing to cancel), what was just set up is released again instead.
     private func start(_ hop: TransportRequest, followed: Int, deadline: DeadlineScheduler.Token? = nil) {
         let gathering = collectsBody ? route.gathering : nil
-        let transportTask = gathering?.gatheringTask(for: hop, reportingTo: self)
+        let transportTask = gathering?.gatheringTask(for: route.sent(hop), reportingTo: self)
         let exchange: Task<Void, Never>? =
             transportTask != nil
             ? nil
@@ -184,8 +184,11 @@ final class TransportCall: DeadlineTarget {
     /// The response goes straight into the ``NetworkResponse``: a ``TransportResponse`` in a
     /// `Result` on the way cost a copy of its every field and two releases of each.
     func gathered(_ response: HTTPURLResponse, body: Data) {
-        guard !route.redirects.mayFollow(statusCode: response.statusCode), response.url != nil else {
+        guard !route.redirects.mayFollow(statusCode: response.statusCode), let url = response.url else {
             return gathered(.success(TransportResponse(response, body: ByteStream(body))))
+        }
+        if let cookies = route.cookies, let setCookie = response.value(forHTTPHeaderField: "Set-Cookie") {
+            cookies.store([setCookie], from: url, now: Date())
         }
         finish(.success(NetworkResponse(response, body: body)))
     }
@@ -205,6 +208,7 @@ final class TransportCall: DeadlineTarget {
         case .failure(let error): return finish(.failure(NetworkError.normalize(error)))
         case .success(let value): response = value
         }
+        route.cookies?.storeCookies(of: response.headers, from: response.url)
         // Most hops end the call: then `finish`, which ignores a call that already ended, is the
         // only lock taken. Only a redirect to follow needs the hop it answers, read under the lock.
         if !route.redirects.mayFollow(response), let url = response.url {
@@ -248,7 +252,8 @@ final class TransportCall: DeadlineTarget {
         var current = hop
         var followed = followed
         while true {
-            let response = try await route.transport.send(current)
+            let response = try await route.transport.send(route.sent(current))
+            route.cookies?.storeCookies(of: response.headers, from: response.url ?? current.url)
             guard
                 let next = try route.redirects.request(
                     following: response, of: current, originalURL: request.url, followed: followed)

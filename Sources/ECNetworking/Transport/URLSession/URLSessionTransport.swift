@@ -33,6 +33,10 @@ import Foundation
 /// invalidates the transport it created itself when it is invalidated or released, never one
 /// passed in.
 ///
+/// Cookies: Foundation's own cookie handling is off in the session it creates, whatever the
+/// configuration passed in says; each network applies its ``NetworkConfiguration/cookieStorage``
+/// itself, alike over every transport.
+///
 /// Memory: on Linux each chunk of a body is counted inside libcurl's own callback, before the next
 /// one is read, so a response stopped by the size limit costs about the limit in memory, even a
 /// small compressed body that would inflate to far more. (FoundationNetworking otherwise queues
@@ -69,7 +73,20 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
         self.delegate = delegate
         self.maximumResponseSize = maximumResponseSize
         self.redirects = RedirectFollower(policy: redirectPolicy, redaction: Redaction(sensitiveData))
-        self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: Self.delegateQueue())
+        self.session = URLSession(
+            configuration: Self.withoutCookies(configuration), delegate: delegate, delegateQueue: Self.delegateQueue())
+    }
+
+    /// A copy of `configuration` (the caller's object is left alone) with Foundation's cookie
+    /// handling off: the network applies its own ``NetworkConfiguration/cookieStorage`` on every
+    /// transport. Left on, every network over this session shared `HTTPCookieStorage.shared`, and
+    /// on Linux a stored cookie replaced the `Cookie` header a request set itself.
+    private static func withoutCookies(_ configuration: URLSessionConfiguration) -> URLSessionConfiguration {
+        let copy = (configuration.copy() as? URLSessionConfiguration) ?? configuration
+        copy.httpCookieStorage = nil
+        copy.httpShouldSetCookies = false
+        copy.httpCookieAcceptPolicy = .never
+        return copy
     }
 
     /// The queue the session calls its delegate on: on Linux one that runs each call at once, so

@@ -53,18 +53,24 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
     ) async throws -> Result {
         var configuration = NetworkConfiguration(baseURL: baseURL)
         configure(&configuration)
+        return try await withTransport { transport in
+            try await body(URLSessionNetwork(configuration: configuration, transport: transport))
+        }
+    }
+
+    /// Runs `body` with a new transport of this kind, as the networks it makes see it, and
+    /// releases the transport afterwards whether `body` threw or not.
+    func withTransport<Result>(_ body: (any HTTPTransport) async throws -> Result) async throws -> Result {
         switch self {
         case .urlSession, .urlSessionStreamed:
-            // Its own cookie storage: a cookie another test's server set must not reach this one's.
             let transport = URLSessionTransport(configuration: .ephemeral)
             defer { transport.invalidate() }
-            return try await body(URLSessionNetwork(configuration: configuration, transport: seam(of: transport)))
+            return try await body(seam(of: transport))
         #if AsyncHTTPClient
             case .asyncHTTPClient, .asyncHTTPClientStreamed:
                 let transport = AsyncHTTPClientTransport()
                 do {
-                    let result = try await body(
-                        URLSessionNetwork(configuration: configuration, transport: seam(of: transport)))
+                    let result = try await body(seam(of: transport))
                     try await transport.shutdown()
                     return result
                 } catch {

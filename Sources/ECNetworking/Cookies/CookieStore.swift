@@ -1,0 +1,41 @@
+import Foundation
+
+/// What a network's transport call asks of its cookies, whichever ``CookieStorage`` holds them.
+protocol CookieStore: Sendable {
+    /// The `Cookie` header value for a request to `url`, or `nil` when none goes to it.
+    func cookieHeader(for url: URL, now: Date) -> String?
+    /// Keeps the cookies of a response to `url`, given its `Set-Cookie` values.
+    func store(_ setCookieFields: [String], from url: URL, now: Date)
+}
+
+extension CookieStore {
+    /// `request` with the cookies for its URL added to its `Cookie` header: a cookie the request
+    /// sets itself comes first and wins over the store's of the same name, so an action's or a
+    /// caller's `Cookie` header is never replaced nor dropped.
+    func adding(to request: TransportRequest) -> TransportRequest {
+        guard let stored = cookieHeader(for: request.url, now: Date()) else { return request }
+        var request = request
+        guard let own = request.headers["Cookie"], !own.isEmpty else {
+            request.headers["Cookie"] = stored
+            return request
+        }
+        let ownNames = Set(
+            own.split(separator: ";").map { pair in
+                pair.split(separator: "=", maxSplits: 1).first.map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+            })
+        let added = stored.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { pair in
+            !ownNames.contains(String(pair.split(separator: "=", maxSplits: 1).first ?? ""))
+        }
+        guard !added.isEmpty else { return request }
+        request.headers["Cookie"] = ([own] + added).joined(separator: "; ")
+        return request
+    }
+
+    /// Keeps the cookies `headers` sets, for a response to `url`.
+    func storeCookies(of headers: HTTPHeaders, from url: URL?) {
+        guard let url else { return }
+        let fields = headers.values(for: "Set-Cookie")
+        guard !fields.isEmpty else { return }
+        store(fields, from: url, now: Date())
+    }
+}
