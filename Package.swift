@@ -31,13 +31,14 @@ let openAPI: [Target.Dependency] = [
     product("OpenAPIRuntime", of: "swift-openapi-runtime", when: "OpenAPI"),
     product("HTTPTypes", of: "swift-http-types", when: "OpenAPI"),
 ]
-// What the tests capture records, spans and metrics with, and the client the transport's tests and
-// the README's snippets build for `AsyncHTTPClientTransport(client:)`.
+// What the tests capture records, spans and metrics with, and the client (and its TLS settings) the
+// transport's tests and the README's snippets build for `AsyncHTTPClientTransport(client:)`.
 let traitTestDependencies: [Target.Dependency] =
     observability + openAPI + [
         product("InMemoryLogging", of: "swift-log", when: "Logging"),
         product("MetricsTestKit", of: "swift-metrics", when: "Metrics"),
         product("AsyncHTTPClient", of: "async-http-client", when: "AsyncHTTPClient"),
+        product("NIOSSL", of: "swift-nio-ssl", when: "AsyncHTTPClient"),
     ]
 
 let package = Package(

@@ -19,7 +19,8 @@ extension NetworkError: LocalizedError {
         case .encodingFailed(let error):
             "The request body could not be encoded: \(redaction.describe(error))."
         case .transport(let error):
-            "The server could not be reached (URLError \(error.code.rawValue)): \(error.localizedDescription)"
+            "\(Self.transportSentence(error.code)) (URLError \(error.code.rawValue)): "
+                + (transportCause ?? error.localizedDescription)
         case .timedOut(let duration):
             "The request timed out after \(duration)."
         case .unacceptableStatusCode(let response):
@@ -55,6 +56,25 @@ extension NetworkError: LocalizedError {
             "The request was cancelled."
         case .invalidated:
             "The request was not sent: its network was invalidated and sends nothing any more."
+        }
+    }
+
+    /// What a transport failure with `code` means for the caller: the server was reached in
+    /// every case but the first, and saying otherwise sends them looking in the wrong place.
+    private static func transportSentence(_ code: URLError.Code) -> String {
+        switch code {
+        case .networkConnectionLost:
+            "The connection was lost before the response was complete"
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+            .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
+            .clientCertificateRequired:
+            "The secure connection could not be established"
+        case .cannotDecodeContentData, .cannotDecodeRawData, .cannotParseResponse, .badServerResponse:
+            "The server's answer could not be read"
+        case .timedOut:
+            "The request timed out"
+        default:
+            "The server could not be reached"
         }
     }
 

@@ -82,6 +82,21 @@ public enum NetworkError: Error, Sendable {
     /// The status code of the response this error carries, if any.
     public var statusCode: Int? { response?.statusCode }
 
+    /// For a ``transport(_:)`` error, what the transport's own library threw, by its type and
+    /// case: `NIOSSLExtraError.failedToValidateHostname` for a certificate that does not name the
+    /// host, `NIOSSLError.handshakeFailed(sslError: CERTIFICATE_VERIFY_FAILED)` for one that is
+    /// expired or not trusted, `HTTPClientError(Remote connection closed)`, `IOError(errno 104)`.
+    /// It never holds a value the original error carried (a URL, a header, a host name), so it
+    /// may be logged as it is. `nil` for other errors, and for the `URLSession` transport, whose
+    /// `URLError` is the original.
+    public var transportCause: String? {
+        guard case .transport(let error) = self else { return nil }
+        return error.userInfo[Self.transportCauseKey] as? String
+    }
+
+    /// The key of ``transportCause`` in a `URLError`'s user info.
+    static let transportCauseKey = "ECNetworkingTransportCause"
+
     /// Decodes the carried response's body, for example an API's JSON error, or returns `nil` when
     /// there is no response or the body is not of that shape.
     ///

@@ -19,8 +19,16 @@
     extension AsyncHTTPClientTransport {
         /// What async-http-client or SwiftNIO threw, as the ``NetworkError`` the `URLSession`
         /// transport reports for the same failure. The result never carries the original error's
-        /// description, which can hold the URL or a header value.
+        /// description, which can hold the URL or a header value; a `.transport` error carries its
+        /// type and case instead, as ``NetworkError/transportCause``.
         static func networkError(for error: any Error) -> NetworkError {
+            let mapped = mappedError(for: error)
+            guard case .transport(let urlError) = mapped, !(error is NetworkError) else { return mapped }
+            return .transport(URLError(urlError.code, userInfo: [NetworkError.transportCauseKey: cause(of: error)]))
+        }
+
+        /// The ``NetworkError`` for `error`, without its cause.
+        private static func mappedError(for error: any Error) -> NetworkError {
             if let error = error as? NetworkError { return error }
             if error is CancellationError || Task.isCancelled { return .cancelled }
             switch error {

@@ -232,6 +232,7 @@ struct TransportConformanceFailureTests {
             await networkError { _ = try await network.send(request("reset", on: server)) }
         }
         #expect(error?.transportCode == .networkConnectionLost, "got \(String(describing: error))")
+        expectSaysConnectionLost(error)
     }
 
     @Test(
@@ -244,5 +245,13 @@ struct TransportConformanceFailureTests {
             await networkError { _ = try await network.send(request("short", on: server)) }
         }
         #expect(error?.transportCode == .networkConnectionLost, "got \(String(describing: error))")
+        expectSaysConnectionLost(error)
+    }
+
+    /// A body cut off mid-transfer says so: the server was reached, and it answered.
+    private func expectSaysConnectionLost(_ error: NetworkError?, sourceLocation: SourceLocation = #_sourceLocation) {
+        let sentence = error?.localizedDescription ?? ""
+        #expect(sentence.contains("connection was lost"), "\(sentence)", sourceLocation: sourceLocation)
+        #expect(!sentence.contains("could not be reached"), "\(sentence)", sourceLocation: sourceLocation)
     }
 }
