@@ -39,6 +39,18 @@ final class DiskResponseDirectory: Sendable {
     let url: URL
     /// Entry file names from the least to the most recently used, each costing its file's size.
     private let index: LockedState<LeastRecentlyUsedList<Void>>
+    /// Where the stores' file I/O runs. A read or write of a file blocks its thread, and under
+    /// ``index``'s lock a store also waits for the others: on a thread of Swift's cooperative pool
+    /// (two threads on a two-core machine) that stalled every task of the process meanwhile.
+    private let queue: DispatchQueue
+
+    /// Runs `work` on the directory's own queue and waits for it without holding a thread of the
+    /// caller's.
+    func perform<Result: Sendable>(_ work: @escaping @Sendable (DiskResponseDirectory) -> Result) async -> Result {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: work(self)) }
+        }
+    }
 
     /// The directory at `url`, created if missing, shared with every other store over it.
     static func shared(at url: URL) throws -> DiskResponseDirectory {
@@ -58,6 +70,7 @@ final class DiskResponseDirectory: Sendable {
     private init(url: URL) {
         self.url = url
         self.index = LockedState(Self.scan(url))
+        self.queue = DispatchQueue(label: "ECNetworking.DiskResponseStore", qos: .utility)
     }
 
     /// The size of every entry known, in bytes.

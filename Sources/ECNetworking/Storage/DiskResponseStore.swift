@@ -17,6 +17,9 @@ import Foundation
 /// and one lock, so their reads, writes and evictions never interleave. Several processes may
 /// share it too without ever reading a torn file, but each keeps its own budget. Files are not
 /// flushed to the disk before the rename: after a power loss an entry may be missing, never wrong.
+/// Reads, writes and removals run on a dispatch queue of the directory's, never on the calling
+/// task's thread: a file operation blocks its thread, which Swift's small cooperative pool cannot
+/// spare. Opening a store reads the directory where it is called.
 ///
 /// ```swift
 /// let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
@@ -53,7 +56,7 @@ public final class DiskResponseStore: ResponseStore {
     /// Reads the response stored under `key` and marks it used; a damaged entry is removed and
     /// reads as `nil`.
     public func storedResponse(for key: String) async -> StoredResponse? {
-        shared.read(key)
+        await shared.perform { $0.read(key) }
     }
 
     /// Writes `response` under `key`, then removes the least recently used entries until the
@@ -62,22 +65,22 @@ public final class DiskResponseStore: ResponseStore {
         // Encoding happens before taking the directory's lock, so other stores wait only for the I/O.
         let digest = StoredResponseEnvelope.keyDigest(key)
         let contents = StoredResponseEnvelope.encode(response, keyDigest: digest)
-        shared.write(contents, for: key, digest: digest, budget: byteBudget)
+        await shared.perform { [byteBudget] in $0.write(contents, for: key, digest: digest, budget: byteBudget) }
     }
 
     /// Removes the response stored under `key`, if any.
     public func removeResponse(for key: String) async {
-        shared.remove(key)
+        await shared.perform { $0.remove(key) }
     }
 
     /// Removes every entry; other files in the directory are left alone.
     public func removeAll() async {
-        shared.removeAll()
+        await shared.perform { $0.removeAll() }
     }
 
     /// Removes every entry of `partition`, found by file name without reading the files; other
     /// entries are kept.
     public func removeAll(in partition: StoragePartition) async {
-        shared.removeAll(in: partition)
+        await shared.perform { $0.removeAll(in: partition) }
     }
 }
