@@ -23,8 +23,9 @@ extension Network {
     /// is moved into place only once the whole body has arrived: on any failure or cancellation it
     /// is removed, and a file already at `destination` is left as it was. Every action stage runs,
     /// the status is validated (a failing one throws ``NetworkError/unacceptableStatusCode(_:)``
-    /// with its body, and writes nothing), ``NetworkConfiguration/maximumResponseSize`` still
-    /// applies, and the body is bounded by ``NetworkConfiguration/streamIdleTimeout``.
+    /// with the first ``NetworkConfiguration/maximumErrorBodySize`` bytes of its body, and writes
+    /// nothing), ``NetworkConfiguration/maximumResponseSize`` still applies, and the body is
+    /// bounded by ``NetworkConfiguration/streamIdleTimeout``.
     ///
     /// - Throws: The send's ``NetworkError``, or a ``DownloadError`` when the file cannot be
     ///   written or moved.
