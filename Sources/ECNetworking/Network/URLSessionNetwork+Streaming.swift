@@ -22,6 +22,7 @@ extension URLSessionNetwork {
         _ request: NetworkRequest, requestType: ObjectIdentifier?, priority: RequestPriority,
         progress: TransferProgressHandler?
     ) async throws -> ResponseStream {
+        let progress = progress?.forOneSend()
         do {
             return try await runner.reportingMetrics(of: request) { context in
                 context.bodyReading = BodyReading(streams: true, progress: progress, requestType: requestType)
@@ -33,11 +34,11 @@ extension URLSessionNetwork {
                 }
                 response.unreadBody = nil
                 context.response = nil
-                if let progress { body.relay.whenEnded { progress.sendEnded() } }
+                if let progress { body.relay.whenEnded { progress.finish() } }
                 return ResponseStream(response: response, body: body)
             }
         } catch {
-            progress?.sendEnded()
+            progress?.finish()
             throw error
         }
     }
