@@ -35,7 +35,7 @@ extension Network {
     public func send<R: Request>(
         _ request: R, priority: RequestPriority, progress: TransferProgressHandler
     ) async throws -> R.Response {
-        defer { progress.sendEnded() }
+        defer { progress.finish() }
         return try await send(request, priority: priority)
     }
 
@@ -43,7 +43,7 @@ extension Network {
     public func stream<R: Request>(
         _ request: R, priority: RequestPriority, progress: TransferProgressHandler?
     ) async throws -> ResponseStream {
-        defer { progress?.sendEnded() }
+        defer { progress?.finish() }
         let response = try await send(WholeResponseRequest(base: request), priority: priority)
         progress?.reportWholeDownload(of: response)
         return ResponseStream(completeResponse: response)
@@ -53,7 +53,7 @@ extension Network {
     public func stream(
         _ request: NetworkRequest, priority: RequestPriority, progress: TransferProgressHandler?
     ) async throws -> ResponseStream {
-        defer { progress?.sendEnded() }
+        defer { progress?.finish() }
         let response = try await send(request, priority: priority)
         progress?.reportWholeDownload(of: response)
         return ResponseStream(completeResponse: response)

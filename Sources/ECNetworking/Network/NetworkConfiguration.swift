@@ -61,6 +61,13 @@ public struct NetworkConfiguration: Sendable {
     /// ``NetworkError/responseTooLarge(limit:)``. Bytes are counted as they arrive (`Content-Length`
     /// is not trusted). `nil`, the default, means no limit.
     public var maximumResponseSize: Int?
+    /// The most bytes of a failing status's body that a send reading its body itself reads for
+    /// its error (`stream(_:priority:progress:)`, ``Network/download(_:to:priority:progress:)-(R,_,_,_)``,
+    /// a send with progress, an OpenAPI operation); 64 KiB by default. The rest is not read: the
+    /// transfer stops there and its connection closes, so a huge or endless error page cannot
+    /// hold the send or fill memory, and ``NetworkError/unacceptableStatusCode(_:)`` carries the
+    /// first bytes. Below zero means zero. ``maximumResponseSize`` still applies within it.
+    public var maximumErrorBodySize: Int
     /// How redirects are followed; see ``RedirectPolicy``. The library applies it itself, alike over
     /// every ``HTTPTransport`` (the default one and one passed to
     /// ``URLSessionNetwork/init(configuration:transport:)``); a ``Session`` you pass in follows
@@ -134,6 +141,7 @@ public struct NetworkConfiguration: Sendable {
         self.completionQueue = nil
         self.metricsHandler = nil
         self.maximumResponseSize = nil
+        self.maximumErrorBodySize = 65_536
         self.redirectPolicy = .default
         self.cookieStorage = .perNetwork
         self.actionTimeout = nil

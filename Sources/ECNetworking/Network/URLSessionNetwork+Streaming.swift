@@ -22,6 +22,7 @@ extension URLSessionNetwork {
         _ request: NetworkRequest, requestType: ObjectIdentifier?, priority: RequestPriority,
         progress: TransferProgressHandler?
     ) async throws -> ResponseStream {
+        let progress = progress?.forOneSend()
         do {
             return try await runner.reportingMetrics(of: request) { context in
                 context.bodyReading = BodyReading(streams: true, progress: progress, requestType: requestType)
@@ -33,11 +34,11 @@ extension URLSessionNetwork {
                 }
                 response.unreadBody = nil
                 context.response = nil
-                if let progress { body.relay.whenEnded { progress.sendEnded() } }
+                if let progress { body.relay.whenEnded { progress.finish() } }
                 return ResponseStream(response: response, body: body)
             }
         } catch {
-            progress?.sendEnded()
+            progress?.finish()
             throw error
         }
     }
@@ -54,8 +55,10 @@ extension URLSessionNetwork {
 
     /// Puts `wire` on the wire and returns at its head, for a send that reads the body itself
     /// (see ``BodyReading``): the body stays in the response's `unreadBody`, behind a relay that
-    /// applies the idle timeout, counts progress and answers `cancelAll`, unless the status is
-    /// not acceptable, when the (small) error body is read at once, so the error carries it.
+    /// applies the idle timeout, counts progress and answers `cancelAll`, unless the send does not
+    /// stream or the status is not acceptable. Then the body is read at once, so the completed
+    /// actions and the error see it: whole for an acceptable status, and for another no more than
+    /// `maximumErrorBodySize` bytes, uncounted, the transfer stopped there.
     ///
     /// - Parameter holdsSlot: Set to `false` when the body's end, not the caller, frees the slot.
     func receive(
@@ -66,7 +69,8 @@ extension URLSessionNetwork {
         var response = try await TransportCall.send(transportRequest, on: route, collectingBody: false)
         guard let body = response.unreadBody else { return response }
         let acceptable = wire.request.acceptableStatusCodes ?? configuration.acceptableStatusCodes
-        let keepsStreaming = reading.streams && acceptable.contains(response.statusCode)
+        let isAcceptable = acceptable.contains(response.statusCode)
+        let keepsStreaming = reading.streams && isAcceptable
         let releasesSlotAtEnd = keepsStreaming && holdsSlot && configuration.streamsHoldConcurrencySlot
         if releasesSlotAtEnd { holdsSlot = false }
         // `cancelAll` reaches the body through a cancellation of its own, since the send's ends
@@ -77,7 +81,9 @@ extension URLSessionNetwork {
         let admission = admission
         body.relay.configure(
             idleTimeout: configuration.streamIdleTimeout,
-            progress: reading.progress.map { DownloadProgressCounter(handler: $0, headers: response.headers) },
+            // An error page is no part of the transfer: progress counts only the body asked for.
+            progress: isAcceptable
+                ? reading.progress.map { DownloadProgressCounter(handler: $0, headers: response.headers) } : nil,
             onEnd: {
                 activeSends.unregister(registration)
                 if releasesSlotAtEnd { admission?.release() }
@@ -93,7 +99,10 @@ extension URLSessionNetwork {
             // The send's own cancellation ends the read, as it ends every wait of the send.
             let link = cancellation?.addHandler { relay.stop(with: NetworkError.cancelled) }
             defer { cancellation?.removeHandler(link) }
-            response.body = try await ResponseStream(response: response, body: body).collect()
+            let stream = ResponseStream(response: response, body: body)
+            response.body =
+                isAcceptable
+                ? try await stream.collect() : try await stream.collectPrefix(configuration.maximumErrorBodySize)
             return response
         }
         return response

@@ -125,7 +125,8 @@ public final class URLSessionNetwork: Network {
     public func send<R: Request>(
         _ request: R, priority: RequestPriority, progress: TransferProgressHandler
     ) async throws -> R.Response {
-        defer { progress.sendEnded() }
+        let progress = progress.forOneSend()
+        defer { progress.finish() }
         let reading = BodyReading(streams: false, progress: progress, requestType: ObjectIdentifier(R.self))
         return try await send(request, priority: priority, reading: reading)
     }

@@ -22,6 +22,9 @@ final class BodyRelay: DeadlineTarget, Sendable {
     static let capacity = 1_048_576
 
     private struct State: Sendable {
+        /// The transport's body, until the reading task takes it or the relay ends: let go of, it
+        /// tells the transport to drop the connection, however the relay and its reader ended.
+        var source: ByteStream?
         var chunks = ChunkQueue()
         var receivedBytes: Int64 = 0
         /// How the body ended, once it has: `.success` for a body read to its end by the relay.
@@ -44,12 +47,11 @@ final class BodyRelay: DeadlineTarget, Sendable {
 
     }
 
-    private let source: ByteStream
-    private let state = LockedState(State(lastActivity: ContinuousClock.now))
+    private let state: LockedState<State>
 
     /// A relay of `source`, which is not read until the consumer first asks for a chunk.
     init(_ source: ByteStream) {
-        self.source = source
+        state = LockedState(State(source: source, lastActivity: ContinuousClock.now))
     }
 
     /// Sets what the network decides once it has the head, before the body is read.
@@ -120,14 +122,14 @@ final class BodyRelay: DeadlineTarget, Sendable {
     // MARK: - The reading task
 
     private func startIfNeeded() {
-        let isFirst = state.withLock { state -> Bool in
-            guard !state.hasStarted, state.ending == nil else { return false }
+        let source = state.withLock { state -> ByteStream? in
+            guard !state.hasStarted, state.ending == nil else { return nil }
             state.hasStarted = true
             state.lastActivity = ContinuousClock.now
-            return true
+            return state.source.take()
         }
-        guard isFirst else { return }
-        let reader = Task { await self.read() }
+        guard let source else { return }
+        let reader = Task { await self.read(source) }
         let stored = state.withLock { state -> Bool in
             guard state.ending == nil else { return false }
             state.reader = reader
@@ -139,7 +141,10 @@ final class BodyRelay: DeadlineTarget, Sendable {
         if !stored { reader.cancel() }
     }
 
-    private func read() async {
+    /// Reads `source` to its end or the relay's. The task holds the only reference to `source`,
+    /// so when it returns the transport is let go of even if the relay's end came between two
+    /// chunks, too late for the cancellation of the task to reach a wait of the transport's.
+    private func read(_ source: ByteStream) async {
         do {
             for try await chunk in source {
                 guard try await deliver(chunk) else { return }
@@ -222,7 +227,7 @@ final class BodyRelay: DeadlineTarget, Sendable {
         }
         guard let handlers else { return }
         for handler in handlers { handler() }
-        let ending = state.withLock { state in
+        let (ending, source) = state.withLock { state in
             state.ending = outcome
             let ending = Ending(
                 consumer: state.consumer, producer: state.producer, reader: state.reader,
@@ -235,8 +240,10 @@ final class BodyRelay: DeadlineTarget, Sendable {
                 // Bytes nobody will read are released at once.
                 _ = state.chunks.removeAll()
             }
-            return ending
+            return (ending, state.source.take())
         }
+        // A body never read is let go of here, outside the lock: the transport drops it.
+        withExtendedLifetime(source) {}
         if let token = ending.idleDeadline { DeadlineScheduler.shared.cancel(token) }
         if case .failure(let error) = outcome {
             ending.reader?.cancel()

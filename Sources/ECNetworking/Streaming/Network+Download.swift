@@ -23,17 +23,24 @@ extension Network {
     /// is moved into place only once the whole body has arrived: on any failure or cancellation it
     /// is removed, and a file already at `destination` is left as it was. Every action stage runs,
     /// the status is validated (a failing one throws ``NetworkError/unacceptableStatusCode(_:)``
-    /// with its body, and writes nothing), ``NetworkConfiguration/maximumResponseSize`` still
-    /// applies, and the body is bounded by ``NetworkConfiguration/streamIdleTimeout``.
+    /// with the first ``NetworkConfiguration/maximumErrorBodySize`` bytes of its body, and writes
+    /// nothing), ``NetworkConfiguration/maximumResponseSize`` still applies, and the body is
+    /// bounded by ``NetworkConfiguration/streamIdleTimeout``.
     ///
-    /// - Throws: The send's ``NetworkError``, or a ``DownloadError`` when the file cannot be
-    ///   written or moved.
+    /// The file is flushed to the disk (`fsync`) before it is moved into place, and its folder
+    /// after, so that a crash leaves the old file or the whole new one. All file work runs on a
+    /// queue of its own, off the concurrency runtime's threads.
+    ///
+    /// - Throws: ``NetworkError/invalidRequest(reason:)`` before anything is sent when
+    ///   `destination` is not a `file:` URL; the send's ``NetworkError``; or a ``DownloadError``
+    ///   when the file cannot be written or moved.
     public func download<R: Request>(
         _ request: R,
         to destination: URL,
         priority: RequestPriority = .normal,
         progress: TransferProgressHandler? = nil
     ) async throws -> DownloadedFile {
+        try FileDownload.checkDestination(destination)
         let stream = try await stream(request, priority: priority, progress: progress)
         return try await FileDownload.save(stream, to: destination)
     }
@@ -46,6 +53,7 @@ extension Network {
         priority: RequestPriority = .normal,
         progress: TransferProgressHandler? = nil
     ) async throws -> DownloadedFile {
+        try FileDownload.checkDestination(destination)
         let stream = try await stream(request, priority: priority, progress: progress)
         return try await FileDownload.save(stream, to: destination)
     }
@@ -89,45 +97,150 @@ public enum DownloadError: Error, Sendable, LocalizedError {
 
 /// Writes a ``ResponseStream`` to a temporary file and moves it into place on success.
 enum FileDownload {
-    static func save(_ stream: ResponseStream, to destination: URL) async throws -> DownloadedFile {
-        let directory = destination.deletingLastPathComponent()
-        let temporary = directory.appendingPathComponent(
-            ".\(destination.lastPathComponent).\(UUID().uuidString).download")
-        let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            let code = errno
-            stream.cancel()
-            throw DownloadError.cannotCreateFile(temporary, errorCode: code)
+    /// How many bytes gather before they are handed to the file's queue: one hop per batch rather
+    /// than per chunk, while the next batch arrives.
+    static let batchSize = 256 * 1024
+
+    /// Fails with ``NetworkError/invalidRequest(reason:)`` unless `destination` names a local
+    /// file, before anything is sent: only its path would be used, so `https://host/tmp/x` would
+    /// write `/tmp/x`. The URL is not in the reason, since it may carry a secret.
+    static func checkDestination(_ destination: URL) throws {
+        guard destination.isFileURL else {
+            throw NetworkError.invalidRequest(reason: "a download's destination must be a file URL")
         }
-        var isClosed = false
-        var isMoved = false
-        defer {
-            if !isClosed { close(descriptor) }
-            if !isMoved { unlink(temporary.path) }
+    }
+
+    static func save(_ stream: ResponseStream, to destination: URL) async throws -> DownloadedFile {
+        let file: DownloadFile
+        do {
+            file = try await DownloadFile.create(beside: destination)
+        } catch {
+            stream.cancel()
+            throw error
         }
         var byteCount: Int64 = 0
-        for try await chunk in stream {
-            try chunk.withUnsafeBytes { buffer in
-                var offset = 0
-                while offset < buffer.count {
-                    let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-                    if written < 0 {
-                        if errno == EINTR { continue }
-                        let code = errno
-                        stream.cancel()
-                        throw DownloadError.cannotWrite(temporary, errorCode: code)
-                    }
-                    offset += written
-                }
+        var batch = Data()
+        // The batch being written while the next one arrives; at most one, so memory stays bounded.
+        var writing: Task<Void, any Error>?
+        do {
+            for try await chunk in stream {
+                batch.append(chunk)
+                byteCount += Int64(chunk.count)
+                guard batch.count >= batchSize else { continue }
+                try await writing?.value
+                let full = batch
+                batch = Data()
+                writing = Task { try await file.write(full) }
             }
-            byteCount += Int64(chunk.count)
+            try await writing?.value
+            writing = nil
+            if !batch.isEmpty { try await file.write(batch) }
+            try await file.finish(movingTo: destination)
+        } catch {
+            stream.cancel()
+            // The write in flight ends before the file is removed from under it.
+            _ = try? await writing?.value
+            await file.discard()
+            throw error
         }
-        isClosed = true
-        guard close(descriptor) == 0 else { throw DownloadError.cannotWrite(temporary, errorCode: errno) }
-        guard rename(temporary.path, destination.path) == 0 else {
-            throw DownloadError.cannotMove(to: destination, errorCode: errno)
-        }
-        isMoved = true
         return DownloadedFile(fileURL: destination, response: stream.response, byteCount: byteCount)
+    }
+}
+
+/// The temporary file a download writes, beside its destination (readable by the user alone).
+///
+/// Every call on the file (open, write, fsync, close, rename, unlink) runs on a queue of its own,
+/// never on the concurrency runtime's threads, which a slow disk or a long fsync would hold.
+final class DownloadFile: Sendable {
+    private let queue: DispatchQueue
+    private let url: URL
+    /// The open file; `nil` once closed, so that no path closes it twice (its number may already
+    /// belong to another file by then).
+    private let descriptor: LockedState<Int32?>
+
+    private init(queue: DispatchQueue, descriptor: Int32, url: URL) {
+        self.queue = queue
+        self.descriptor = LockedState(descriptor)
+        self.url = url
+    }
+
+    /// A new, empty temporary file beside `destination`.
+    static func create(beside destination: URL) async throws -> DownloadFile {
+        let queue = DispatchQueue(label: "ECNetworking.DownloadFile")
+        let url = destination.deletingLastPathComponent().appendingPathComponent(
+            ".\(destination.lastPathComponent).\(UUID().uuidString).download")
+        return try await run(on: queue) {
+            let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else { throw DownloadError.cannotCreateFile(url, errorCode: errno) }
+            return DownloadFile(queue: queue, descriptor: descriptor, url: url)
+        }
+    }
+
+    /// Appends `data` to the file.
+    func write(_ data: Data) async throws {
+        try await Self.run(on: queue) { [self] in
+            guard let descriptor = descriptor.withLock({ $0 }) else { return }
+            if let code = writeAll(data, to: descriptor) { throw DownloadError.cannotWrite(url, errorCode: code) }
+        }
+    }
+
+    /// Flushes the file to the disk, closes it and moves it to `destination`, then flushes the
+    /// folder, so that after a crash `destination` holds the old file or the whole new one, never
+    /// a renamed file whose bytes were still in memory. On failure the file is removed.
+    func finish(movingTo destination: URL) async throws {
+        try await Self.run(on: queue) { [self] in
+            guard let descriptor = descriptor.withLock({ $0.take() }) else { return }
+            var failure: DownloadError?
+            if fsync(descriptor) != 0 { failure = .cannotWrite(url, errorCode: errno) }
+            if close(descriptor) != 0, failure == nil { failure = .cannotWrite(url, errorCode: errno) }
+            if failure == nil, rename(url.path, destination.path) != 0 {
+                failure = .cannotMove(to: destination, errorCode: errno)
+            }
+            if let failure {
+                unlink(url.path)
+                throw failure
+            }
+            // The rename is durable once the folder is flushed too. Best effort: some file systems
+            // refuse to flush a folder, and the file is already whole and in place.
+            let folder = open(destination.deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
+            if folder >= 0 {
+                _ = fsync(folder)
+                close(folder)
+            }
+        }
+    }
+
+    /// Closes and removes the file, after a failure or cancellation; nothing once it was finished.
+    func discard() async {
+        _ = try? await Self.run(on: queue) { [self] in
+            guard let descriptor = descriptor.withLock({ $0.take() }) else { return }
+            close(descriptor)
+            unlink(url.path)
+        }
+    }
+
+    /// Runs `work` on `queue` and hands back its outcome.
+    private static func run<Value: Sendable>(
+        on queue: DispatchQueue, _ work: @escaping @Sendable () throws -> Value
+    ) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result(catching: work)) }
+        }
+    }
+}
+
+/// Writes all of `data` to `descriptor`; the `errno` of the failure, if one.
+private func writeAll(_ data: Data, to descriptor: Int32) -> Int32? {
+    data.withUnsafeBytes { buffer -> Int32? in
+        var offset = 0
+        while offset < buffer.count {
+            let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += written
+        }
+        return nil
     }
 }

@@ -14,7 +14,8 @@ import Foundation
 ///
 /// Every action stage ran for it: the completed actions saw the head (with an empty body), and the
 /// status was validated, so a failing status reached you as
-/// ``NetworkError/unacceptableStatusCode(_:)`` with its whole (small) body instead.
+/// ``NetworkError/unacceptableStatusCode(_:)`` instead, with no more than
+/// ``NetworkConfiguration/maximumErrorBodySize`` bytes of its body (the rest is not read).
 ///
 /// The body is read once, by one task, no faster than that task reads it. It fails with
 /// ``NetworkError/timedOut(after:)`` when the server sends nothing for
@@ -69,6 +70,23 @@ public struct ResponseStream: AsyncSequence, Sendable {
             if let limit, chunk.count > limit - collected.count {
                 body.relay.stop(with: NetworkError.responseTooLarge(limit: limit))
                 throw NetworkError.responseTooLarge(limit: limit)
+            }
+            collected.append(chunk)
+        }
+        return collected
+    }
+
+    /// The body's first `limit` bytes, or all of it if shorter. The rest is never read: the
+    /// transfer stops once `limit` bytes have come and one more arrives, and its connection closes.
+    func collectPrefix(_ limit: Int) async throws -> Data {
+        let limit = Swift.max(0, limit)
+        var collected = Data()
+        for try await chunk in self {
+            let room = limit - collected.count
+            guard chunk.count <= room else {
+                collected.append(chunk.prefix(room))
+                body.relay.stop(with: NetworkError.cancelled)
+                break
             }
             collected.append(chunk)
         }

@@ -58,14 +58,26 @@ public struct TransferProgress: Sendable, Hashable {
 /// Reports come from the transport's threads, in order for each direction; the closure must be
 /// quick and must not block. Upload progress comes from the transports the package ships (from a
 /// ``Session`` passed in, only the download's); download progress comes from every transport.
+///
+/// The figure belongs to the send, not to one attempt, and never goes back: a retry, a token
+/// refresh or a redirect that sends the request body again is reported only once its bytes pass
+/// what was reported before, so each direction's ``TransferProgress/completedByteCount`` rises
+/// and its ``TransferProgress/fractionCompleted`` never falls, and the last report of a complete
+/// transfer, its total over its total, comes once. The body of a response whose status is not
+/// acceptable (an error page, a 503 about to be retried) is not counted, nor is a redirect's. A
+/// response that completed actions retry after its body arrived stays counted; the next attempt
+/// shows once it passes it. Nothing is reported after the send ended.
+///
+/// A ``Network`` of your own reports with ``report(_:)`` and calls ``finish()`` when the send
+/// ends, so that the stream of ``makeStream(bufferingPolicy:)`` finishes.
 public struct TransferProgressHandler: Sendable {
-    private let report: @Sendable (TransferProgress) -> Void
-    private let finish: (@Sendable () -> Void)?
+    private let onReport: @Sendable (TransferProgress) -> Void
+    private let onFinish: (@Sendable () -> Void)?
 
     /// A handler that calls `report` with each progress.
     public init(_ report: @escaping @Sendable (TransferProgress) -> Void) {
-        self.report = report
-        self.finish = nil
+        self.onReport = report
+        self.onFinish = nil
     }
 
     /// A handler whose reports arrive on `updates`, which finishes when the send ends.
@@ -81,18 +93,79 @@ public struct TransferProgressHandler: Sendable {
         return (updates, handler)
     }
 
-    private init(report: @escaping @Sendable (TransferProgress) -> Void, finish: @escaping @Sendable () -> Void) {
-        self.report = report
-        self.finish = finish
+    private init(report: @escaping @Sendable (TransferProgress) -> Void, finish: (@Sendable () -> Void)?) {
+        self.onReport = report
+        self.onFinish = finish
+    }
+
+    /// Hands `progress` to the handler as it is: for a ``Network`` of your own that moves the
+    /// bytes itself. Call it from any thread, in order for each direction, and keep to the rule
+    /// the library's networks keep (see ``TransferProgressHandler``): never a smaller figure than
+    /// one reported before in the same direction.
+    public func report(_ progress: TransferProgress) {
+        onReport(progress)
+    }
+
+    /// Tells the handler that its send ended, however it ended: the stream of
+    /// ``makeStream(bufferingPolicy:)`` finishes, and a closure handler is not affected. A
+    /// ``Network`` of your own calls it once the send returned or threw, and for a stream once
+    /// its body ended; calling it again does nothing.
+    public func finish() {
+        onFinish?()
     }
 
     package func callAsFunction(_ progress: TransferProgress) {
-        report(progress)
+        onReport(progress)
     }
 
-    /// Tells the handler that the send ended, however it ended.
-    package func sendEnded() {
-        finish?()
+    /// This handler, for one send: reports that would take a direction's figure back, or come
+    /// after the send ended, are dropped (the rule in ``TransferProgressHandler``'s comment).
+    func forOneSend() -> TransferProgressHandler {
+        let figures = LockedState(SendProgressFigures())
+        return TransferProgressHandler(
+            report: { progress in
+                // Each direction has one producer at a time (the transport's upload callbacks, the
+                // body relay), so the order checked here is the order delivered in.
+                guard figures.withLock({ $0.admits(progress) }) else { return }
+                onReport(progress)
+            },
+            finish: {
+                guard figures.withLock({ $0.finish() }) else { return }
+                onFinish?()
+            })
+    }
+}
+
+/// What one send reported last in each direction, so that no report takes its figure back.
+private struct SendProgressFigures: Sendable {
+    var upload: TransferProgress?
+    var download: TransferProgress?
+    var isFinished = false
+
+    /// Whether `progress` moves its direction forward, noting it if so.
+    mutating func admits(_ progress: TransferProgress) -> Bool {
+        guard !isFinished else { return false }
+        let last = progress.direction == .upload ? upload : download
+        if let last {
+            guard progress.completedByteCount > last.completedByteCount else { return false }
+            // A later attempt with a larger total shows once its share catches up.
+            if let fraction = progress.fractionCompleted, let lastFraction = last.fractionCompleted,
+                fraction < lastFraction
+            {
+                return false
+            }
+        }
+        switch progress.direction {
+        case .upload: upload = progress
+        case .download: download = progress
+        }
+        return true
+    }
+
+    /// Marks the send ended; `false` if it already was.
+    mutating func finish() -> Bool {
+        defer { isFinished = true }
+        return !isFinished
     }
 }
 

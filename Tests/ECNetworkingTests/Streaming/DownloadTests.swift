@@ -97,6 +97,44 @@ struct DownloadTests {
         #expect(folderContents.isEmpty)
     }
 
+    @Test("a destination that is not a file URL fails before anything is sent, and writes nothing")
+    func nonFileDestination() async throws {
+        let server = try TransportTestRoutes.server()
+        defer { server.stop() }
+        // Only its path would have been used: this wrote the download folder's `x`.
+        let destination = URL(string: "https://127.0.0.1\(directory.appendingPathComponent("x").path)")!
+        try await TransportKind.urlSession.withNetwork(baseURL: server.baseURL) { network in
+            let error = await networkError {
+                _ = try await network.download(request("hello", on: server), to: destination)
+            }
+            guard case .invalidRequest(let reason)? = error else {
+                Issue.record("expected invalidRequest, got \(String(describing: error))")
+                return
+            }
+            #expect(reason.contains("file URL"))
+            #expect(!reason.contains("127.0.0.1"), "the URL may carry a secret: \(reason)")
+            #expect(network.activeRequestCount == 0)
+        }
+        #expect(server.acceptedConnectionCount == 0)
+        #expect(folderContents.isEmpty)
+    }
+
+    @Test("a body written in several batches lands byte for byte, in a file that replaced the old one")
+    func batches() async throws {
+        // Neither a multiple of the batch size nor of any chunk size, with every byte value.
+        let body = Data((0..<(FileDownload.batchSize * 3 + 12_345)).map { UInt8(truncatingIfNeeded: $0 * 7) })
+        let server = try LoopbackHTTPServer { _ in .response(status: 200, body: body) }
+        defer { server.stop() }
+        let destination = directory.appendingPathComponent("batches.bin")
+        try Data("the old file".utf8).write(to: destination)
+        try await TransportKind.urlSession.withNetwork(baseURL: server.baseURL) { network in
+            let file = try await network.download(request("batches", on: server), to: destination)
+            #expect(file.byteCount == Int64(body.count))
+        }
+        #expect(try Data(contentsOf: destination) == body)
+        #expect(folderContents == ["batches.bin"])
+    }
+
     @Test("a folder that does not exist is a DownloadError, not a crash")
     func missingFolder() async throws {
         let server = try TransportTestRoutes.server()

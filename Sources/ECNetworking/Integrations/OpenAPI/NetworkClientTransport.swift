@@ -30,7 +30,9 @@
     /// see ``ResponseStream``): an `HTTPBody` read once, within
     /// ``NetworkConfiguration/maximumResponseSize`` and ``NetworkConfiguration/streamIdleTimeout``,
     /// so an event stream or a large download never sits whole in memory. A failing status's body
-    /// arrives whole, as the network reads it for the error.
+    /// arrives as the network reads it for the error: its first
+    /// ``NetworkConfiguration/maximumErrorBodySize`` bytes (64 KiB by default), the rest dropped
+    /// with the connection.
     public struct NetworkClientTransport: ClientTransport {
         /// The network every operation is sent through.
         public let network: any Network
