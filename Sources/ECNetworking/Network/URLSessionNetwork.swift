@@ -26,7 +26,7 @@ import Foundation
 /// that is merely released (no send in flight can hold it, and no action holds it) releases its
 /// own transport too, letting any task still on it finish first. A session you passed in is
 /// yours: the network never invalidates it, just as a `URLSession` leaves its delegate alone.
-public final class URLSessionNetwork: Network {
+public final class URLSessionNetwork: Network, ActiveSendTracking {
     // Stored, not read from the runner: a computed property hands out a copy of the whole
     // configuration wherever the send path passes it on.
 
@@ -46,7 +46,7 @@ public final class URLSessionNetwork: Network {
     let loggingAction: LoggingAction?
     /// The configuration's ``NetworkConfiguration/sensitiveData``, prepared once.
     var redaction: Redaction { runner.redaction }
-    let activeSends = ActiveSendRegistry()
+    package let activeSends = ActiveSendRegistry()
     let coalescing = CoalescingRegistry()
 
     /// Creates a network that sends through `session`; by default a ``URLSessionTransport`` kept
@@ -169,8 +169,9 @@ public final class URLSessionNetwork: Network {
         activeSends.cancel()
     }
 
-    /// Cancels every send in progress of one request type; each ends with ``NetworkError/cancelled``.
-    /// Only the sends are cancelled, not the tasks that made them.
+    /// Cancels every send in progress of one request type; each ends with ``NetworkError/cancelled``,
+    /// and so does a Server-Sent Events subscription made with a request of that type. Only the
+    /// sends are cancelled, not the tasks that made them.
     public func cancelAll<R: Request>(of requestType: R.Type) {
         activeSends.cancel(requestType: ObjectIdentifier(requestType))
     }
@@ -194,9 +195,11 @@ public final class URLSessionNetwork: Network {
     /// `URLSession.finishTasksAndInvalidate()`: sends started after this call fail at once with
     /// ``NetworkError/invalidated`` (a login an action starts for a send in progress included),
     /// those in progress run to their end, and then the actions are dropped and the transport the
-    /// network created is invalidated. Returns when that is done.
+    /// network created is invalidated. Returns when that is done. A Server-Sent Events subscription,
+    /// which has no end to run to, ends with ``NetworkError/invalidated``.
     public func finishSendsAndInvalidate() async {
         markInvalidated()
+        activeSends.endSubscriptions(with: NetworkError.invalidated)
         for await count in activeSends.updates() where count == 0 { break }
         releaseResources()
     }

@@ -10,6 +10,13 @@ package final class ActiveSendRegistry: Sendable {
         let cancellation: SendCancellation
     }
 
+    /// A subscription (to Server-Sent Events) that outlives its connections: `cancelAll` and
+    /// invalidation reach it between connections too, through `end`.
+    private struct Subscription {
+        let requestType: ObjectIdentifier?
+        let end: @Sendable (any Error) -> Void
+    }
+
     private struct State {
         // Sends in slots found by index, reused once a send ends, rather than in a dictionary:
         // registering and removing a send then hashes nothing, and every send does both.
@@ -17,6 +24,9 @@ package final class ActiveSendRegistry: Sendable {
         var freeSlots: [Int] = []
         var count = 0
         var observers: [UInt64: AsyncStream<Int>.Continuation] = [:]
+        /// The subscriptions in progress, by identifier: not counted, since they never end by
+        /// themselves (their open connections are counted, as sends).
+        var subscriptions: [UInt64: Subscription] = [:]
         var nextIdentifier: UInt64 = 0
         /// Whether ``ActiveSendRegistry/close()`` was called: no send starts any more.
         var isClosed = false
@@ -108,18 +118,56 @@ package final class ActiveSendRegistry: Sendable {
         }
     }
 
-    /// Cancels every send, or only those of one request type, and none of their callers.
+    /// Cancels every send, or only those of one request type, and none of their callers; the
+    /// subscriptions of that type end with ``NetworkError/cancelled``.
     ///
     /// The sends' cancellation handlers run after the lock is released, so a handler may use the
     /// network (read its activity, start another send, cancel again) without deadlocking.
     package func cancel(requestType: ObjectIdentifier? = nil) {
-        let targets = state.withLock { state in
-            state.sends.compactMap { send -> SendCancellation? in
+        let (targets, subscriptions) = state.withLock {
+            state -> ([SendCancellation], [@Sendable (any Error) -> Void]) in
+            let targets = state.sends.compactMap { send -> SendCancellation? in
                 guard let send, requestType == nil || send.requestType == requestType else { return nil }
                 return send.cancellation
             }
+            guard !state.subscriptions.isEmpty else { return (targets, []) }
+            let subscriptions = state.subscriptions.values.compactMap { subscription in
+                requestType == nil || subscription.requestType == requestType ? subscription.end : nil
+            }
+            return (targets, subscriptions)
         }
         for target in targets { target.cancel() }
+        for end in subscriptions { end(NetworkError.cancelled) }
+    }
+
+    /// Registers a subscription of `requestType`, which never ends by itself: ``cancel(requestType:)``
+    /// and ``endSubscriptions(with:)`` call `end` with the error it should end with. It is not
+    /// counted as a send. Returns the identifier to unregister it with, or `nil` once ``close()``
+    /// was called, when the subscription must not start.
+    package func registerSubscription(
+        _ requestType: ObjectIdentifier?, end: @escaping @Sendable (any Error) -> Void
+    ) -> UInt64? {
+        state.withLock { state in
+            guard !state.isClosed else { return nil }
+            let identifier = state.makeIdentifier()
+            state.subscriptions[identifier] = Subscription(requestType: requestType, end: end)
+            return identifier
+        }
+    }
+
+    /// Stops tracking the subscription ``registerSubscription(_:end:)`` registered as `identifier`.
+    package func unregisterSubscription(_ identifier: UInt64) {
+        state.withLock { _ = $0.subscriptions.removeValue(forKey: identifier) }
+    }
+
+    /// Ends every subscription with `error`: what `finishSendsAndInvalidate()` does, since a
+    /// subscription would otherwise keep it waiting for ever.
+    package func endSubscriptions(with error: any Error) {
+        let subscriptions = state.withLock { state -> [@Sendable (any Error) -> Void] in
+            defer { state.subscriptions = [:] }
+            return state.subscriptions.values.map(\.end)
+        }
+        for end in subscriptions { end(error) }
     }
 
     /// The number of sends in progress.

@@ -1,20 +1,46 @@
 import Foundation
 
 /// Whether, and how, a Server-Sent Events subscription reconnects after its stream ends; see
-/// ``Network/serverSentEvents(_:priority:reconnection:)``.
+/// ``Network/serverSentEvents(_:priority:reconnection:maximumEventSize:)``.
+///
+/// After a connection that brought something (an event, a field, or a comment such as a heartbeat),
+/// the subscription waits ``delay``, or the server's own delay once it sent a `retry` line, plus up
+/// to half as much again at random, so that clients cut off together do not all come back at the
+/// same moment. A connection that could not be made, or that ended before the server sent a line,
+/// failed: each failure in a row doubles the wait, up to ``maximumDelay``, and past
+/// ``maximumConsecutiveFailures`` the subscription ends with
+/// ``ServerSentEventError/reconnectionLimitReached(lastError:)``.
 public struct ServerSentEventReconnection: Sendable, Hashable {
     /// How long to wait before reconnecting, until the server sets its own delay with a `retry`
     /// line.
     public var delay: Duration
-    /// How many reconnections in a row may fail (end with no new event, or fail to connect) before
-    /// the subscription gives up with the last error; `nil` for no limit.
+    /// How many reconnections in a row may fail (fail to connect, or end before the server sent a
+    /// line) before the subscription gives up with
+    /// ``ServerSentEventError/reconnectionLimitReached(lastError:)``; `nil` for no limit.
     public var maximumConsecutiveFailures: Int?
+    /// The longest that back-off after failures makes the subscription wait; a server's `retry`
+    /// longer than this is still obeyed.
+    public var maximumDelay: Duration
 
-    /// Reconnects after `delay` (3 seconds by default, as browsers do), giving up after
-    /// `maximumConsecutiveFailures` failures in a row (5 by default).
-    public init(delay: Duration = .seconds(3), maximumConsecutiveFailures: Int? = 5) {
+    /// Reconnects after `delay` (3 seconds by default, as browsers do), backing off after failures
+    /// up to `maximumDelay` (a minute by default), giving up after `maximumConsecutiveFailures`
+    /// failures in a row (5 by default).
+    public init(
+        delay: Duration = .seconds(3), maximumConsecutiveFailures: Int? = 5, maximumDelay: Duration = .seconds(60)
+    ) {
         self.delay = delay
         self.maximumConsecutiveFailures = maximumConsecutiveFailures
+        self.maximumDelay = maximumDelay
+    }
+
+    /// How long to wait after `failures` failed connections in a row, when the delay in force is
+    /// `serverDelay`: doubled for each failure up to ``maximumDelay``, then up to half as much again
+    /// at random, and never less than `serverDelay`.
+    func wait(after failures: Int, serverDelay: Duration) -> Duration {
+        // 2^16 is far past any cap: the exponent is bounded so the product cannot overflow.
+        let backedOff = min(serverDelay * Double(1 << min(failures, 16)), maximumDelay)
+        let jittered = min(backedOff * Double.random(in: 1...1.5), maximumDelay)
+        return max(serverDelay, jittered)
     }
 }
 
@@ -31,91 +57,37 @@ extension Network {
     /// Each connection is a ``stream(_:priority:progress:)-(R,_,_)`` send, with every action stage,
     /// `Accept: text/event-stream`, and ``NetworkConfiguration/streamIdleTimeout`` over its body
     /// (servers send a comment line now and then to keep a quiet stream alive). A response that is
-    /// not `text/event-stream` fails with ``NetworkError/unacceptableContentType(_:)``.
+    /// not `text/event-stream` fails with ``NetworkError/unacceptableContentType(_:)``. Events are
+    /// read as the loop asks for them (see ``ServerSentEventSubscription``); one whose data passes
+    /// `maximumEventSize` bytes (1 MiB by default) fails with
+    /// ``ServerSentEventError/eventTooLarge(limit:)``.
     ///
     /// Without `reconnection` the sequence ends when the server ends the stream. A 204 No Content
     /// ends it too, and no reconnection follows, as the standard says. With `reconnection`, a
-    /// stream that ends or breaks is opened again after the delay (the server's `retry`, once it
-    /// sent one), with `Last-Event-ID` set to the last event's ID, so the server can resume where
-    /// it left off; a failing status, an action's error or cancellation still end the sequence.
-    /// Cancelling the task that iterates it ends the connection.
+    /// stream that ends or breaks is opened again after the delay (the server's `retry`, as soon as
+    /// it sent one), with `Last-Event-ID` set to the last event ID the server set, so it can resume
+    /// where it left off; the subscription then ends only at a 204 or with an error: a failing
+    /// status, an action's error, ``ServerSentEventError/reconnectionLimitReached(lastError:)`` when
+    /// connections keep failing (see ``ServerSentEventReconnection``).
+    ///
+    /// Cancelling the task that iterates ends the connection, with ``NetworkError/cancelled``, and
+    /// so do the network's `cancelAll()` and `cancelAll(of:)` with `R`'s type, whether a connection
+    /// is open, being made, or waited for. `invalidate()` ends it as it cancels every send;
+    /// `finishSendsAndInvalidate()`, which would otherwise wait for ever for a stream that has no
+    /// end, ends it with ``NetworkError/invalidated``.
     public func serverSentEvents<R: Request>(
         _ request: R,
         priority: RequestPriority = .normal,
-        reconnection: ServerSentEventReconnection? = nil
-    ) -> AsyncThrowingStream<ServerSentEvent, any Error> {
-        let (events, continuation) = AsyncThrowingStream.makeStream(of: ServerSentEvent.self)
-        let subscription = Task {
-            do {
-                try await ServerSentEventSubscription(
-                    network: self, request: request, priority: priority, reconnection: reconnection
-                ).run { continuation.yield($0) }
-                continuation.finish()
-            } catch {
-                continuation.finish(throwing: NetworkError.normalize(error))
-            }
+        reconnection: ServerSentEventReconnection? = nil,
+        maximumEventSize: Int = ServerSentEventParser.defaultMaximumEventSize
+    ) -> ServerSentEventSubscription {
+        ServerSentEventSubscription(
+            network: self, requestType: ObjectIdentifier(R.self), reconnection: reconnection,
+            maximumEventSize: maximumEventSize
+        ) { lastEventID in
+            try await self.stream(
+                EventStreamRequest(base: request, lastEventID: lastEventID), priority: priority, progress: nil)
         }
-        continuation.onTermination = { _ in subscription.cancel() }
-        return events
-    }
-}
-
-/// The connections of one ``Network/serverSentEvents(_:priority:reconnection:)`` subscription.
-private struct ServerSentEventSubscription<Base: Request> {
-    let network: any Network
-    let request: Base
-    let priority: RequestPriority
-    let reconnection: ServerSentEventReconnection?
-
-    func run(_ deliver: (ServerSentEvent) -> Void) async throws {
-        var lastEventID: String?
-        var delay = reconnection?.delay ?? .zero
-        var failures = 0
-        while true {
-            var sawEvent = false
-            var lastError: (any Error)?
-            do {
-                let stream = try await network.stream(
-                    EventStreamRequest(base: request, lastEventID: lastEventID), priority: priority, progress: nil)
-                // The standard's way for a server to say "stop reconnecting".
-                if stream.statusCode == 204 { return }
-                try Self.checkContentType(of: stream.response)
-                for try await event in stream.serverSentEvents() {
-                    sawEvent = true
-                    if let id = event.id { lastEventID = id }
-                    if let retry = event.retry { delay = retry }
-                    deliver(event)
-                }
-            } catch  where reconnection != nil && Self.isWorthReconnecting(after: error) {
-                lastError = error
-            }
-            guard let reconnection else { return }
-            // A connection that brought no event counts against the limit, however it ended.
-            failures = sawEvent ? 0 : failures + 1
-            if let limit = reconnection.maximumConsecutiveFailures, failures > limit {
-                if let lastError { throw lastError }
-                return
-            }
-            try await Task.sleep(for: delay)
-        }
-    }
-
-    /// Only what a new connection may cure: the connection, not the server's answer. A stream
-    /// cut inside an event is a connection that broke.
-    private static func isWorthReconnecting(after error: any Error) -> Bool {
-        switch error {
-        case NetworkError.transport, NetworkError.timedOut, NetworkError.invalidResponse,
-            ServerSentEventError.streamEndedMidEvent:
-            true
-        default:
-            false
-        }
-    }
-
-    private static func checkContentType(of response: NetworkResponse) throws {
-        let type = response.headers["Content-Type"] ?? ""
-        let essence = type.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
-        guard essence == "text/event-stream" else { throw NetworkError.unacceptableContentType(response) }
     }
 }
 
@@ -131,7 +103,8 @@ private struct EventStreamRequest<Base: Request>: Request {
         var request = try base.buildRequest(with: baseURL)
         request.headers["Accept"] = "text/event-stream"
         request.headers["Cache-Control"] = "no-store"
-        if let lastEventID { request.headers["Last-Event-ID"] = lastEventID }
+        // The standard sends no header for an empty ID, which is how a server clears it.
+        if let lastEventID, !lastEventID.isEmpty { request.headers["Last-Event-ID"] = lastEventID }
         return request
     }
 }

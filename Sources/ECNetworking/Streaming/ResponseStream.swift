@@ -98,6 +98,11 @@ public struct ResponseStream: AsyncSequence, Sendable {
         body.relay.stop(with: NetworkError.cancelled)
     }
 
+    /// Ends the transfer now with `error`, which a reader waiting for a chunk gets.
+    func stop(with error: any Error) {
+        body.relay.stop(with: error)
+    }
+
     /// Reads the body's chunks in order.
     public struct AsyncIterator: AsyncIteratorProtocol {
         private let body: StreamedBody?

@@ -9,7 +9,9 @@ extension FakeNetwork {
         activeSends.cancel()
     }
 
-    /// Cancels every send in progress of one request type, and none of their callers.
+    /// Cancels every send in progress of one request type, and none of their callers; a
+    /// subscription to Server-Sent Events made with a request of that type ends with
+    /// `NetworkError.cancelled`.
     public func cancelAll<R: Request>(of requestType: R.Type) {
         activeSends.cancel(requestType: ObjectIdentifier(requestType))
     }
@@ -30,13 +32,17 @@ extension FakeNetwork {
     /// test can still inspect ``addedActions``; a network the fake passes requests to is left alone.
     public func invalidate() {
         state.withLock { $0.isInvalidated = true }
+        activeSends.close()
         cancelAll()
     }
 
     /// Fails every later send with `NetworkError.invalidated` and returns once the
-    /// sends in progress have ended.
+    /// sends in progress have ended; a subscription to Server-Sent Events, which has no end to run
+    /// to, ends with `NetworkError.invalidated`.
     public func finishSendsAndInvalidate() async {
         state.withLock { $0.isInvalidated = true }
+        activeSends.close()
+        activeSends.endSubscriptions(with: NetworkError.invalidated)
         for await count in activeSends.updates() where count == 0 { break }
     }
 

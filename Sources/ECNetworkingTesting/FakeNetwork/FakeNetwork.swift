@@ -38,7 +38,7 @@ import Foundation
 /// ``init(configuration:runsActions:passingUnstubbedRequestsTo:)`` and the configuration of the
 /// app's real network behaves as it does; the settings of the transport itself (timeout,
 /// concurrency limit, coalescing, redirects, response size, logging) have nothing to act on.
-public final class FakeNetwork: Network {
+public final class FakeNetwork: Network, ActiveSendTracking {
     /// The configuration its sends run with; see the type's comment for what of it applies.
     public var configuration: NetworkConfiguration { runner.configuration }
     /// The URL the typed requests are built with: the configuration's.
@@ -57,7 +57,7 @@ public final class FakeNetwork: Network {
     public let unstubbedRequestsNetwork: (any Network)?
 
     let state = LockedState(FakeNetworkState())
-    let activeSends = ActiveSendRegistry()
+    package let activeSends = ActiveSendRegistry()
     /// The stages of every stubbed send; its actions are those added, when ``runsActions`` is `true`.
     let runner: StageRunner
 

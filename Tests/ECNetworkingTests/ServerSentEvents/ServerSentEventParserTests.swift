@@ -92,6 +92,70 @@ struct ServerSentEventParserTests {
         #expect(try parse([Data("data: 0123456789\n\n".utf8)], maximumLineLength: 16).count == 1)
     }
 
+    @Test("an event whose data lines together pass the size limit is a typed error, whatever the line limit")
+    func eventTooLarge() throws {
+        // Each line is far below the line limit; only the event as a whole is too large.
+        let line = "data: " + String(repeating: "x", count: 1_000) + "\n"
+        let tooLarge = Data(String(repeating: line, count: 1_100).utf8) + Data("\n".utf8)
+        #expect(throws: ServerSentEventError.eventTooLarge(limit: 1 << 20)) { try parse([tooLarge]) }
+        #expect(throws: ServerSentEventError.eventTooLarge(limit: 1 << 20)) {
+            try parse(pieces(of: tooLarge, size: 64 * 1024))
+        }
+
+        var parser = ServerSentEventParser(maximumEventSize: 5)
+        // "ab\ncd" is five bytes with the line break that joins them; one more byte is too many.
+        #expect(try parser.parse(Data("data: ab\ndata: cd\n\n".utf8)) == [ServerSentEvent(data: "ab\ncd")])
+        #expect(throws: ServerSentEventError.eventTooLarge(limit: 5)) {
+            try parser.parse(Data("data: ab\ndata: cde\n\n".utf8))
+        }
+    }
+
+    @Test("8 MiB of data lines in one event parse whole, in time proportional to their size", .timeLimit(.minutes(1)))
+    func largeEventInLinearTime() throws {
+        // Joined by copying the data so far for every line, this took minutes (4 MiB: 29 s of CPU);
+        // the time limit is only a guard against that, far above what the linear parse takes.
+        let value = String(repeating: "y", count: 94)
+        let lineCount = (8 << 20) / 100
+        let body = Data(String(repeating: "data: \(value)\n", count: lineCount).utf8) + Data("\n".utf8)
+        var parser = ServerSentEventParser(maximumEventSize: 16 << 20)
+        var events: [ServerSentEvent] = []
+        for piece in pieces(of: body, size: 64 * 1024) { events += try parser.parse(piece) }
+        try parser.finish()
+
+        #expect(events.count == 1)
+        let data = events.first?.data.utf8
+        #expect(data?.count == lineCount * 95 - 1)
+        #expect(events.first?.data.split(separator: "\n").allSatisfy { $0 == value } == true)
+    }
+
+    @Test("an id takes effect when its event ends, even without data; an id in an event cut short does not")
+    func lastEventIDAppliedOnDispatch() throws {
+        var parser = ServerSentEventParser()
+        #expect(try parser.parse(Data("id: 1\ndata: a\n\nid: 2\n".utf8)) == [ServerSentEvent(id: "1", data: "a")])
+        // The event with id 2 has not ended: a reconnection now must resume after 1.
+        #expect(parser.lastEventID == "1")
+        #expect(
+            try parser.parse(Data("\nid: 3\n\ndata: b\n\nid: bad\u{0}\n\n".utf8)) == [
+                ServerSentEvent(id: "3", data: "b")
+            ])
+        // An event of only an id still sets it; one with NUL is ignored.
+        #expect(parser.lastEventID == "3")
+
+        var cut = ServerSentEventParser()
+        _ = try cut.parse(Data("data: a\n\nid: 9\ndata: half".utf8))
+        #expect(throws: ServerSentEventError.streamEndedMidEvent) { try cut.finish() }
+        #expect(cut.lastEventID == nil)
+    }
+
+    @Test("a retry line sets the reconnection delay at once, in an event with no data too")
+    func retryAlone() throws {
+        var parser = ServerSentEventParser()
+        #expect(try parser.parse(Data("retry: 250\n".utf8)).isEmpty)
+        #expect(parser.reconnectionDelay == .milliseconds(250))
+        #expect(try parser.parse(Data("\nretry: 1x\n\n".utf8)).isEmpty)
+        #expect(parser.reconnectionDelay == .milliseconds(250))
+    }
+
     @Test("a stream cut inside an event is a typed error; one cut between events is not")
     func cutMidEvent() throws {
         #expect(throws: ServerSentEventError.streamEndedMidEvent) { try parse("data: a\n\ndata: b\n") }

@@ -114,7 +114,7 @@ struct ServerSentEventSubscriptionTests {
         #expect(server.requests.count == 1)
     }
 
-    @Test("reconnection gives up after the failures in a row it allows, with the last error")
+    @Test("a server that cannot be reached ends the subscription with reconnectionLimitReached and the last error")
     func givesUp() async throws {
         // A port nothing listens on: every connection fails.
         let server = try LoopbackHTTPServer { _ in .response(status: 200) }
@@ -122,14 +122,87 @@ struct ServerSentEventSubscriptionTests {
         server.stop()
         let network = URLSessionNetwork(configuration: .init(baseURL: baseURL))
         defer { network.invalidate() }
-        let error = await networkError {
-            for try await _ in network.serverSentEvents(
-                Feed(), reconnection: .init(delay: .milliseconds(10), maximumConsecutiveFailures: 2))
-            {}
-        }
-        guard case .transport? = error else {
-            Issue.record("expected a transport error, got \(String(describing: error))")
+        let error = await subscriptionError(
+            network.serverSentEvents(
+                Feed(), reconnection: .init(delay: .milliseconds(10), maximumConsecutiveFailures: 2)))
+        guard case .reconnectionLimitReached(let lastError)? = error, case .transport? = lastError as? NetworkError
+        else {
+            Issue.record("expected reconnectionLimitReached with a transport error, got \(String(describing: error))")
             return
         }
+    }
+
+    @Test("connections the server closes before sending a line are failures: past the limit the subscription fails")
+    func closedAtOnceCountsAsFailure() async throws {
+        let server = try LoopbackHTTPServer { _ in
+            .response(status: 200, headers: ["Content-Type": "text/event-stream"], body: Data())
+        }
+        defer { server.stop() }
+        let network = URLSessionNetwork(configuration: .init(baseURL: server.baseURL))
+        defer { network.invalidate() }
+        let error = await subscriptionError(
+            network.serverSentEvents(
+                Feed(), reconnection: .init(delay: .milliseconds(10), maximumConsecutiveFailures: 2)))
+        // Closed cleanly, with nothing sent: no error to carry, but not a quiet end either.
+        #expect(error == .reconnectionLimitReached(lastError: nil))
+        // The first connection and the two reconnections the limit allows.
+        #expect(server.requests.count == 3)
+    }
+
+    @Test("heartbeats-only connections that a proxy closes are not failures, however many there are")
+    func heartbeatsAreProgress() async throws {
+        let connections = Counter()
+        let server = try LoopbackHTTPServer { _ in
+            // Five connections that bring only a comment, more than the limit of failures allows.
+            let body = connections.increment() <= 5 ? ": heartbeat\n\n" : "data: finally\n\n"
+            return .response(status: 200, headers: ["Content-Type": "text/event-stream"], body: Data(body.utf8))
+        }
+        defer { server.stop() }
+        let network = URLSessionNetwork(configuration: .init(baseURL: server.baseURL))
+        defer { network.invalidate() }
+        var received: [String] = []
+        for try await event in network.serverSentEvents(
+            Feed(), reconnection: .init(delay: .milliseconds(10), maximumConsecutiveFailures: 2))
+        {
+            received.append(event.data)
+            break
+        }
+        #expect(received == ["finally"])
+        #expect(server.requests.count == 6)
+    }
+
+    @Test("a retry field on its own, in an event without data, sets the delay before the next connection")
+    func retryAloneSetsTheDelay() async throws {
+        let connections = Counter()
+        let server = try LoopbackHTTPServer { _ in
+            let body = connections.increment() == 1 ? "retry: 20\n\n" : "data: after the retry\n\n"
+            return .response(status: 200, headers: ["Content-Type": "text/event-stream"], body: Data(body.utf8))
+        }
+        defer { server.stop() }
+        let network = URLSessionNetwork(configuration: .init(baseURL: server.baseURL))
+        defer { network.invalidate() }
+        var received: [String] = []
+        // Were the retry ignored, the second connection would wait two minutes, past the time limit.
+        for try await event in network.serverSentEvents(Feed(), reconnection: .init(delay: longDelay)) {
+            received.append(event.data)
+            break
+        }
+        #expect(received == ["after the retry"])
+        #expect(server.requests.count == 2)
+    }
+
+    /// The error a subscription ends with, which must be a ``ServerSentEventError``.
+    private func subscriptionError(
+        _ subscription: ServerSentEventSubscription, sourceLocation: SourceLocation = #_sourceLocation
+    ) async -> ServerSentEventError? {
+        do {
+            for try await _ in subscription {}
+            Issue.record("the subscription ended without an error", sourceLocation: sourceLocation)
+        } catch let error as ServerSentEventError {
+            return error
+        } catch {
+            Issue.record("expected a ServerSentEventError, got \(error)", sourceLocation: sourceLocation)
+        }
+        return nil
     }
 }
