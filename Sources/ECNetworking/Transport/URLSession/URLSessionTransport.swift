@@ -43,6 +43,8 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
     private let invalidated = LockedState(false)
     /// The transport's own limit, applied on top of each request's.
     private let maximumResponseSize: Int?
+    /// Where a streamed body's spill file goes, and how large it may grow (Linux only).
+    private let spillSettings: SpillFile.Settings
     /// How its ``Session`` side follows redirects.
     let redirects: RedirectFollower
 
@@ -59,15 +61,24 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
     ///   - sensitiveData: Whose headers are removed when a redirect the ``Session`` side follows
     ///     leads to another origin; pass the network's ``NetworkConfiguration/sensitiveData`` so
     ///     that one list governs both.
+    ///   - spillDirectory: On Linux, the folder where a streamed body's reader that falls behind
+    ///     has its bytes kept (see <doc:LinuxNotes>); `nil` for `NSTemporaryDirectory()`, which is
+    ///     often a `tmpfs`, that is memory. Unused on Apple platforms, which pause the transfer.
+    ///   - maximumSpillSize: On Linux, the most bytes one streamed body keeps on disk for a reader
+    ///     that falls behind, 64 MiB unless given; past it the transfer stops with
+    ///     ``NetworkError/readerFellBehind(limit:)``.
     public init(
         configuration: URLSessionConfiguration = .default,
         redirectPolicy: RedirectPolicy = .default,
         maximumResponseSize: Int? = nil,
-        sensitiveData: SensitiveData = .default
+        sensitiveData: SensitiveData = .default,
+        spillDirectory: URL? = nil,
+        maximumSpillSize: Int = 64 * 1_048_576
     ) {
         let delegate = TransportDelegate()
         self.delegate = delegate
         self.maximumResponseSize = maximumResponseSize
+        self.spillSettings = SpillFile.Settings(directory: spillDirectory, limit: maximumSpillSize)
         self.redirects = RedirectFollower(policy: redirectPolicy, redaction: Redaction(sensitiveData))
         self.session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: Self.delegateQueue())
     }
@@ -117,7 +128,7 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
             guard !invalidated else { return nil }
             let exchange = URLSessionExchange(
                 task: session.dataTask(with: urlRequest), limit: limit, delegate: delegate, delivery: delivery,
-                uploadProgress: uploadProgress, uploadLength: uploadLength)
+                spillSettings: spillSettings, uploadProgress: uploadProgress, uploadLength: uploadLength)
             delegate.register(exchange)
             return exchange
         }
