@@ -21,11 +21,13 @@ struct CoalescingKey: Hashable, Sendable {
     /// The key of a request as it goes on the wire, or `nil` when it must not be coalesced: only
     /// GETs are, since sharing one answer is only safe for a read.
     init?(_ wire: borrowing WireRequest, isEnabled: Bool) {
-        guard isEnabled, wire.request.method == .get, wire.request.customProperties[AllowsCoalescing.self] else {
+        guard isEnabled, wire.request.method == .get, wire.request.customProperties[AllowsCoalescing.self],
+            wire.pendingMultipart == nil
+        else {
             return nil
         }
-        // A file's or a stream's bytes are not known to compare, and a stream is read once: such a
-        // request always goes out alone.
+        // A file's, a stream's or a multipart form's bytes are not known to compare, and a stream
+        // is read once: such a request always goes out alone.
         switch wire.transportRequest.body?.source {
         case nil: body = nil
         case .bytes(let data)?: body = data

@@ -45,6 +45,10 @@ extension NetworkError: CustomStringConvertible, CustomDebugStringConvertible, C
             ("invalidResponse", nil)
         case .responseTooLarge(let limit):
             ("responseTooLarge", limit)
+        case .readerFellBehind(let limit):
+            ("readerFellBehind", limit)
+        case .requestBodyFailed(let error):
+            ("requestBodyFailed", Self.shown(error))
         case .tooManyRedirects(let limit):
             ("tooManyRedirects", limit)
         case .actionTimedOut(let action, let duration):

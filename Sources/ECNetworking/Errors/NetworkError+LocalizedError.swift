@@ -40,6 +40,10 @@ extension NetworkError: LocalizedError {
             "The server's answer is not an HTTP response."
         case .responseTooLarge(let limit):
             "The response was larger than the limit of \(limit) bytes, so the transfer was stopped."
+        case .readerFellBehind(let limit):
+            "The response's reader fell more than \(limit) bytes behind, so the transfer was stopped."
+        case .requestBodyFailed(let error):
+            "The request body's stream failed while it was sent: \(redaction.describe(error))."
         case .tooManyRedirects(let limit):
             "The server redirected more than \(limit) times."
         case .redirectRefused(let scheme):

@@ -41,6 +41,14 @@ public enum NetworkError: Error, Sendable {
     case invalidResponse
     /// The body grew past ``NetworkConfiguration/maximumResponseSize``; the transfer was stopped.
     case responseTooLarge(limit: Int)
+    /// A streamed body's reader fell further behind than the transport can hold for it: on Linux,
+    /// ``URLSessionTransport`` keeps the bytes its reader has not taken yet in a spill file of at
+    /// most `limit` bytes (its `maximumSpillSize`), and stops the transfer past it.
+    case readerFellBehind(limit: Int)
+    /// The request body's stream (``RequestBody/stream(_:length:contentType:)``) threw while it was
+    /// sent, so the transfer was stopped; part of the body may have gone out. Carries the error the
+    /// stream threw.
+    case requestBodyFailed(any Error)
     /// The server redirected more often than ``RedirectPolicy/maximumRedirects`` allows.
     case tooManyRedirects(limit: Int)
     /// The server redirected to a URL whose scheme is not http or https (such as `file:` or

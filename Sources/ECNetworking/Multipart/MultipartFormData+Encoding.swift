@@ -4,17 +4,23 @@ extension MultipartFormData {
     /// The body as the transport sends it: bytes when it is at most ``memoryThreshold`` long, a
     /// temporary file otherwise, which `temporaryFile` removes when the last reference to it goes.
     ///
+    /// Synchronous file I/O: ``EncodedMultipartBody`` calls it off the concurrency runtime's
+    /// threads. `isCancelled` is asked between chunks, so a cancelled send stops writing soon.
+    ///
     /// - Throws: ``NetworkError/invalidRequest(reason:)`` for an invalid boundary, a part whose
     ///   file cannot be read or changes size while it is read, or a temporary file that cannot be
-    ///   written.
-    func transportBody() throws -> (body: TransportRequestBody, temporaryFile: TemporaryFile?) {
-        try transportBody(contentLengths: parts.map { try $0.contentLength() })
+    ///   written; ``NetworkError/cancelled`` once `isCancelled` says so.
+    func transportBody(
+        isCancelled: () -> Bool = { false }
+    ) throws -> (body: TransportRequestBody, temporaryFile: TemporaryFile?) {
+        try transportBody(contentLengths: parts.map { try $0.contentLength() }, isCancelled: isCancelled)
     }
 
-    /// ``transportBody()`` with each part's length measured already: the `Content-Length` is
-    /// fixed by them, so a file that no longer has its measured size fails the encoding.
+    /// ``transportBody(isCancelled:)`` with each part's length measured already: the
+    /// `Content-Length` is fixed by them, so a file that no longer has its measured size fails the
+    /// encoding.
     func transportBody(
-        contentLengths: [Int]
+        contentLengths: [Int], isCancelled: () -> Bool = { false }
     ) throws -> (body: TransportRequestBody, temporaryFile: TemporaryFile?) {
         try validateBoundary()
         var length = Data("--\(boundary)--\r\n".utf8).count
@@ -24,8 +30,8 @@ extension MultipartFormData {
         guard length > memoryThreshold else {
             return (.bytes(try encodedInMemory(contentLengths: contentLengths)), nil)
         }
-        let file = try TemporaryFile(prefix: "ECNetworking-multipart")
-        try write(to: file.url, contentLengths: contentLengths)
+        let (file, handle) = try TemporaryFile.create(prefix: "ECNetworking-multipart")
+        try write(to: handle, contentLengths: contentLengths, isCancelled: isCancelled)
         return (try TransportRequestBody.file(at: file.url), file)
     }
 
@@ -53,9 +59,8 @@ extension MultipartFormData {
         return data
     }
 
-    /// Writes the body to `url`, copying each file a chunk at a time.
-    private func write(to url: URL, contentLengths: [Int]) throws {
-        let output = try Self.read { try FileHandle(forWritingTo: url) }
+    /// Writes the body to `output`, copying each file a chunk at a time, and closes it.
+    private func write(to output: FileHandle, contentLengths: [Int], isCancelled: () -> Bool) throws {
         defer { try? output.close() }
         do {
             for (part, expected) in zip(parts, contentLengths) {
@@ -64,7 +69,7 @@ extension MultipartFormData {
                 case .data(let content):
                     try output.write(contentsOf: content)
                 case .file(let file):
-                    try copy(file, expectedLength: expected, to: output)
+                    try copy(file, expectedLength: expected, to: output, isCancelled: isCancelled)
                 }
                 try output.write(contentsOf: Self.lineBreak)
             }
@@ -76,11 +81,12 @@ extension MultipartFormData {
         }
     }
 
-    private func copy(_ file: URL, expectedLength: Int, to output: FileHandle) throws {
+    private func copy(_ file: URL, expectedLength: Int, to output: FileHandle, isCancelled: () -> Bool) throws {
         let input = try Self.read { try FileHandle(forReadingFrom: file) }
         defer { try? input.close() }
         var copied = 0
         while true {
+            if isCancelled() { throw NetworkError.cancelled }
             let chunk = try Self.read { try input.read(upToCount: 64 * 1024) }
             guard let chunk, !chunk.isEmpty else { break }
             copied += chunk.count

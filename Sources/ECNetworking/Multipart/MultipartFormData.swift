@@ -10,9 +10,11 @@ import Foundation
 /// let request = NetworkRequest(method: .post, url: uploadURL, body: .multipart(form))
 /// ```
 ///
-/// File parts are read from disk only when the body is sent. A body up to ``memoryThreshold``
-/// bytes is encoded in memory; a larger one is written, a chunk at a time, to a temporary file
-/// that is sent from disk and removed once the attempt ends, so a large file is never loaded
+/// File parts are read from disk only when the body is sent: once the send has its
+/// ``NetworkConfiguration/maximumConcurrentRequests`` slot, off the concurrency runtime's threads,
+/// and once per send, whatever its retries. A body up to ``memoryThreshold`` bytes is encoded in
+/// memory; a larger one is written, a chunk at a time, to a temporary file readable by the user
+/// alone, that is sent from disk and removed when the send ends, so a large file is never loaded
 /// whole. Either way the body has a `Content-Length` and can be resent by a retry or a 307 or 308
 /// redirect. A part's file that is missing, or that changes size while it is read, fails the
 /// send with ``NetworkError/invalidRequest(reason:)``.

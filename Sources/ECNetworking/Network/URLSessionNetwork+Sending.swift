@@ -40,10 +40,9 @@ extension URLSessionNetwork {
         stages: ActionStages,
         context: inout SendContext
     ) async throws -> NetworkResponse {
-        // Encoded before the queue, since identical requests are found by what goes on the wire.
-        let wire = try WireRequest(request, configuration: configuration)
-        // A multipart body's temporary file must outlive the transfer that reads it.
-        defer { withExtendedLifetime(wire.temporaryFile) {} }
+        // Encoded before the queue, since identical requests are found by what goes on the wire;
+        // all but a multipart form, which never joins another request and waits for its slot.
+        var wire = try WireRequest(request, configuration: configuration)
         context.request = wire.request
         var response: NetworkResponse
         // A streamed body, or one whose progress is reported, is read here, never shared.
@@ -53,10 +52,18 @@ extension URLSessionNetwork {
             response = try await sendCoalesced(wire, key: key, priority: priority, stages: stages, context: &context)
         } else {
             // Without a limit nothing waits for a slot, so the clock is not read for the wait.
-            let queueStart = admission != nil ? SendClock.now : nil
+            var queueStart = admission != nil ? SendClock.now : nil
             if let admission { try await admission.acquire(priority: priority) }
             var holdsSlot = admission != nil
             defer { if holdsSlot { admission?.release() } }
+            if let form = wire.pendingMultipart {
+                // Once per send, and only now: a retry sends the encoding its first attempt made,
+                // and a send waiting for its slot holds no temporary file.
+                let encodingStart = SendClock.now
+                wire.attach(try await context.encodedMultipart(form))
+                // The queue wait is the time spent waiting for the slot, not encoding.
+                queueStart = queueStart.map { $0 + (SendClock.now - encodingStart) }
+            }
             let transportStart = context.begin(wire.request, stages: stages, queuedSince: queueStart)
             if let reading = context.bodyReading {
                 response = try await receive(

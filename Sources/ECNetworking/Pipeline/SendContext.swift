@@ -27,6 +27,9 @@ package struct SendContext {
     /// When the last attempt's transport ended, while no action has run since: the typed send's
     /// decoding then starts from this reading instead of taking another.
     var transportEnd: SendMoment?
+    /// The multipart body the send encoded, which its retries send again; its temporary file, if
+    /// any, goes with the context when the send ends.
+    var encodedMultipart: EncodedMultipartBody?
 
     /// Whether the sending task or the send itself was cancelled.
     var isCancelled: Bool {
@@ -67,6 +70,18 @@ package struct SendContext {
             observation.attemptOnWire(request)
         }
         return SendClock.now
+    }
+
+    /// `form` encoded: the encoding an earlier attempt made, when it encoded the same form, or a
+    /// new one, which replaces it (and so removes its file first).
+    nonisolated(nonsending) mutating func encodedMultipart(
+        _ form: MultipartFormData
+    ) async throws -> EncodedMultipartBody {
+        if let encoded = encodedMultipart, encoded.form.encodesLike(form) { return encoded }
+        encodedMultipart = nil
+        let encoded = try await EncodedMultipartBody.encode(form)
+        encodedMultipart = encoded
+        return encoded
     }
 
     /// The time since `instant`.

@@ -119,20 +119,18 @@ public struct RequestBody: Sendable {
     }
 
     /// The body as the transport sends it: buffered kinds as bytes, a file as a file, a stream as
-    /// a stream, and multipart as ``MultipartFormData/transportBody()`` builds it, with the
-    /// temporary file it may have written, which must live until the attempt ends.
-    func transportBody(
-        defaultEncoder: JSONEncoder
-    ) throws -> (body: TransportRequestBody, temporaryFile: TemporaryFile?) {
+    /// a stream; `nil` for multipart, which the send encodes only once it has its concurrency slot
+    /// (see ``EncodedMultipartBody``).
+    func transportBody(defaultEncoder: JSONEncoder) throws -> TransportRequestBody? {
         switch content {
         case .json, .data, .form, .text:
-            return (.bytes(try bytes(defaultEncoder: defaultEncoder)), nil)
+            return .bytes(try bytes(defaultEncoder: defaultEncoder))
         case .file(let url, _):
-            return (try .file(at: url), nil)
+            return try .file(at: url)
         case .stream(let stream, let length, _):
-            return (.stream(stream, length: length), nil)
-        case .multipart(let form):
-            return try form.transportBody()
+            return .stream(stream, length: length)
+        case .multipart:
+            return nil
         }
     }
 

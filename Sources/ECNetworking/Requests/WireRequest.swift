@@ -13,9 +13,10 @@ struct WireRequest: Sendable {
     var transportRequest: TransportRequest
     /// The deadline of one attempt, enforced by the pipeline itself.
     var timeout: Duration? { transportRequest.timeout }
-    /// The file a large multipart body was written to, removed once the last copy of this
-    /// request (the attempt that sends it) is gone.
-    let temporaryFile: TemporaryFile?
+    /// A multipart form not yet encoded: the send encodes it once it has its concurrency slot, off
+    /// the concurrency runtime's threads, and hands it over with ``attach(_:)``; the transport
+    /// request has no body until then.
+    let pendingMultipart: MultipartFormData?
 
     /// Validates and encodes `request`.
     ///
@@ -23,8 +24,8 @@ struct WireRequest: Sendable {
     ///   a method that is not an HTTP token, or a header with a line break or invalid name (the
     ///   reason names the URL redacted with the configuration's ``SensitiveData``, never a header value);
     ///   ``NetworkError/encodingFailed(_:)`` for a body that cannot be encoded;
-    ///   ``NetworkError/invalidRequest(reason:)`` for a body file, or a multipart part's file,
-    ///   that cannot be read.
+    ///   ``NetworkError/invalidRequest(reason:)`` for a body file that cannot be read. A multipart
+    ///   form is checked when it is encoded (see ``pendingMultipart``).
     ///
     /// Both are borrowed: an initializer's parameters are otherwise owned, and the caller copied
     /// the request and the whole configuration to pass them.
@@ -45,19 +46,22 @@ struct WireRequest: Sendable {
         }
         var body: TransportRequestBody?
         if let requestBody = request.body {
-            let encoded = try requestBody.transportBody(defaultEncoder: configuration.encoder)
+            body = try requestBody.transportBody(defaultEncoder: configuration.encoder)
             if let contentType = requestBody.impliedContentType, !wire.headers.contains(name: "Content-Type") {
                 wire.headers.add(name: "Content-Type", value: contentType)
             }
-            body = encoded.body
-            temporaryFile = encoded.temporaryFile
+            if case .multipart(let form) = requestBody.content {
+                pendingMultipart = form
+            } else {
+                pendingMultipart = nil
+            }
             // Actions see the bytes that go on the wire; a file, a stream or a multipart form
             // stays as it was, since its bytes are read only as it is sent.
-            if case .bytes(let data) = encoded.body.source, requestBody.isBuffered {
+            if case .bytes(let data)? = body?.source, requestBody.isBuffered {
                 wire.body = .data(data, contentType: nil)
             }
         } else {
-            temporaryFile = nil
+            pendingMultipart = nil
         }
         try HeaderValidation.validate(wire.headers)
 
@@ -67,6 +71,11 @@ struct WireRequest: Sendable {
             maximumResponseSize: configuration.maximumResponseSize, cachePolicy: wire.cachePolicy)
         // Last, so that the request moves in rather than being copied while still read.
         self.request = wire
+    }
+
+    /// Gives the transport request the encoded form of ``pendingMultipart``.
+    mutating func attach(_ encoded: EncodedMultipartBody) {
+        transportRequest.body = encoded.body
     }
 
     /// Whether `url` has the scheme `http` or `https` (in any case) and a host that is not empty,

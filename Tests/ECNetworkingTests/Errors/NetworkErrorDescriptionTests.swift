@@ -21,6 +21,7 @@ struct NetworkErrorDescriptionTests {
     /// Every case that carries a response, an underlying error or a URL.
     private static let errors: [NetworkError] = [
         .encodingFailed(encodingError),
+        .requestBodyFailed(transportError),
         .transport(transportError),
         .unacceptableStatusCode(Planted.response),
         .decodingFailed(decodingError, response: Planted.response),

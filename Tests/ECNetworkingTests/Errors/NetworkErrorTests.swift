@@ -154,6 +154,8 @@ struct NetworkErrorTests {
         .retryLimitReached(attempts: 4, response: sampleResponse),
         .invalidResponse,
         .responseTooLarge(limit: 1024),
+        .readerFellBehind(limit: 2048),
+        .requestBodyFailed(SomeError()),
         .tooManyRedirects(limit: 5),
         .redirectRefused(scheme: "file"),
         .actionTimedOut(action: "AuthAction", after: .seconds(1)),
@@ -176,6 +178,7 @@ struct NetworkErrorTests {
     func descriptionDetails() {
         #expect(NetworkError.invalidRequest(reason: "bad header").errorDescription?.contains("bad header") == true)
         #expect(NetworkError.responseTooLarge(limit: 1024).errorDescription?.contains("1024") == true)
+        #expect(NetworkError.readerFellBehind(limit: 2048).errorDescription?.contains("2048") == true)
         #expect(NetworkError.tooManyRedirects(limit: 5).errorDescription?.contains("5") == true)
         #expect(NetworkError.redirectRefused(scheme: "file").errorDescription?.contains("file URL") == true)
         #expect(

@@ -14,28 +14,66 @@ import Foundation
 ///
 /// The file is removed from its folder as soon as it is opened, so it is never seen by anyone
 /// else (it is created readable by the user alone), and its space returns to the disk when it is
-/// closed, or when the process ends, whatever way it ends.
+/// closed, or when the process ends, whatever way it ends. Being unlinked, it does not show in
+/// `du`; that is why it has a size limit, and a folder that can be chosen: the default temporary
+/// folder is often a `tmpfs`, that is memory.
 ///
 /// Not thread-safe: its exchange uses it under its lock.
 struct SpillFile {
+    /// Where a transport's spill files go and how large each may grow.
+    struct Settings: Sendable {
+        /// The folder, or `nil` for `NSTemporaryDirectory()`.
+        var directory: URL?
+        /// The most bytes a file may hold; past it, ``append(_:)`` refuses.
+        var limit: Int
+
+        /// 64 MiB in the temporary folder.
+        static let `default` = Settings(directory: nil, limit: 64 * 1_048_576)
+    }
+
+    /// What ``append(_:)`` did.
+    enum AppendOutcome {
+        case appended
+        /// The file would have grown past its limit; nothing was written.
+        case overLimit
+        /// The disk refused the bytes.
+        case failed
+    }
+
     private let descriptor: Int32
+    private let limit: Int
     private var writeOffset: Int64 = 0
     private var readOffset: Int64 = 0
 
-    /// A new, empty file, or `nil` when none can be created.
-    init?() {
-        var template = Array((NSTemporaryDirectory() + "/ECNetworking-body-XXXXXX").utf8CString)
+    /// A new, empty file in `settings`' folder, or `nil` when none can be created there.
+    init?(_ settings: Settings) {
+        let directory = settings.directory?.path ?? NSTemporaryDirectory()
+        var template = Array((directory + "/ECNetworking-body-XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { return nil }
         template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
         self.descriptor = descriptor
+        self.limit = settings.limit
     }
 
     /// The bytes written and not yet read.
     var unreadCount: Int64 { writeOffset - readOffset }
 
-    /// Appends `data`; `false` when the disk refused it.
-    mutating func append(_ data: Data) -> Bool {
+    /// The path the open file had, as the system tells it (on Linux with " (deleted)" after it),
+    /// for tests to check the folder it was made in; `nil` where the system cannot tell.
+    var systemPath: String? {
+        #if os(Linux)
+            try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)")
+        #else
+            nil
+        #endif
+    }
+
+    /// Appends `data` at the end, unless the file would grow past its limit. The file only grows
+    /// until its reader has drained it and its exchange discards it, so its size, not what is
+    /// unread, is what the limit bounds: that is the space it takes.
+    mutating func append(_ data: Data) -> AppendOutcome {
+        guard writeOffset + Int64(data.count) <= Int64(limit) else { return .overLimit }
         let isWritten = data.withUnsafeBytes { buffer -> Bool in
             var done = 0
             while done < buffer.count {
@@ -49,8 +87,9 @@ struct SpillFile {
             }
             return true
         }
-        if isWritten { writeOffset += Int64(data.count) }
-        return isWritten
+        guard isWritten else { return .failed }
+        writeOffset += Int64(data.count)
+        return .appended
     }
 
     /// Reads up to `limit` of the oldest unread bytes; `nil` when the disk failed.

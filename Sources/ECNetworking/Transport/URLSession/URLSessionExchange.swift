@@ -21,7 +21,8 @@ import Foundation
 /// process (FoundationNetworking's sessions share one queue). So on Linux the bytes past
 /// ``highWaterMark`` go to a ``SpillFile`` instead, and the reader takes them back from there in
 /// order: memory stays bounded however slow the reader, at the cost of a disk write for what it
-/// fell behind by.
+/// fell behind by, up to the transport's `maximumSpillSize`, past which the exchange ends with
+/// ``NetworkError/readerFellBehind(limit:)``.
 ///
 /// The size limit is counted here as bytes arrive (after decompression), before a chunk is kept.
 ///
@@ -84,12 +85,20 @@ final class URLSessionExchange: SessionTask {
         }
     }
 
+    /// The error of a spill file the disk refused to create or to write.
+    private static let spillError = NetworkError.transport(URLError(.cannotCreateFile))
+
     let task: URLSessionDataTask
     private let limit: Int?
+    /// Where a spill file goes and how large it may grow (Linux only, see the type's comment).
+    private let spillSettings: SpillFile.Settings
     private let delegate: TransportDelegate
     private let delivery: Delivery
     private let state = LockedState(State())
 
+    /// The request body, when it is a one-shot stream the session reads as it sends: stopped when
+    /// the exchange ends, however it ends.
+    private let streamedBody: StreamedUploadBody?
     /// Who hears of the request body's bytes as the session sends them.
     let uploadProgress: TransferProgressHandler?
     /// The request body's length, when known: a session sending a stream does not know it.
@@ -97,10 +106,13 @@ final class URLSessionExchange: SessionTask {
 
     init(
         task: URLSessionDataTask, limit: Int?, delegate: TransportDelegate, delivery: Delivery,
+        spillSettings: SpillFile.Settings = .default, streamedBody: StreamedUploadBody? = nil,
         uploadProgress: TransferProgressHandler? = nil, uploadLength: Int? = nil
     ) {
         self.task = task
         self.limit = limit
+        self.spillSettings = spillSettings
+        self.streamedBody = streamedBody
         self.delegate = delegate
         self.delivery = delivery
         self.uploadProgress = uploadProgress
@@ -203,9 +215,10 @@ final class URLSessionExchange: SessionTask {
         case suspend
         /// The chunk crossed the limit: the exchange has ended; forget and cancel the task.
         case overLimit
-        /// The reader is behind and the spill file could not take the chunk: the exchange ends as
-        /// it does over the limit.
-        case spillFailed
+        /// The reader is behind and the spill file could not take the chunk (the disk refused it,
+        /// or it would pass the spill limit): the exchange ends with the error, as it does over
+        /// the limit.
+        case spillFailed(NetworkError)
     }
 
     /// The head arrived. A gathered exchange takes it from the completed task instead.
@@ -238,15 +251,19 @@ final class URLSessionExchange: SessionTask {
             }
             if state.spill != nil {
                 // Once bytes are in the file, newer ones follow them there, so order is kept.
-                return (state.spill!.append(data) ? .none : .spillFailed, nil)
+                switch state.spill!.append(data) {
+                case .appended: return (.none, nil)
+                case .overLimit: return (.spillFailed(.readerFellBehind(limit: spillSettings.limit)), nil)
+                case .failed: return (.spillFailed(Self.spillError), nil)
+                }
             }
             state.chunks.append(data)
             guard isStreamed, !state.isSuspended, state.chunks.byteCount > Self.highWaterMark else {
                 return (.none, nil)
             }
             guard Self.suspendsForSlowReaders else {
-                state.spill = SpillFile()
-                return (state.spill == nil ? .spillFailed : .none, nil)
+                state.spill = SpillFile(spillSettings)
+                return (state.spill == nil ? .spillFailed(Self.spillError) : .none, nil)
             }
             state.isSuspended = true
             return (.suspend, nil)
@@ -256,8 +273,7 @@ final class URLSessionExchange: SessionTask {
         } else if case .overLimit = decision, let limit {
             let error = NetworkError.responseTooLarge(limit: limit)
             end(with: .failure(error))?.resume(with: error)
-        } else if case .spillFailed = decision {
-            let error = NetworkError.transport(URLError(.cannotCreateFile))
+        } else if case .spillFailed(let error) = decision {
             end(with: .failure(error))?.resume(with: error)
         }
         return decision
@@ -332,6 +348,13 @@ final class URLSessionExchange: SessionTask {
     /// exchange had ended before. A failure releases the bytes not yet read unless
     /// `keepingUnreadBytes`, when the reader gets them before the error.
     private func end(with outcome: Result<Void, any Error>, keepingUnreadBytes: Bool = false) -> Waiters? {
+        let waiters = recordEnding(outcome, keepingUnreadBytes: keepingUnreadBytes)
+        // The session reads no more of a streamed request body, and a read that waits ends now.
+        if waiters != nil { streamedBody?.stop() }
+        return waiters
+    }
+
+    private func recordEnding(_ outcome: Result<Void, any Error>, keepingUnreadBytes: Bool) -> Waiters? {
         state.withLock { state -> Waiters? in
             guard state.ending == nil else { return nil }
             state.ending = outcome

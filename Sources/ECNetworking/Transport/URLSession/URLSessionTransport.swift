@@ -47,6 +47,8 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
     private let invalidated = LockedState(false)
     /// The transport's own limit, applied on top of each request's.
     private let maximumResponseSize: Int?
+    /// Where a streamed body's spill file goes, and how large it may grow (Linux only).
+    private let spillSettings: SpillFile.Settings
     /// How its ``Session`` side follows redirects.
     let redirects: RedirectFollower
 
@@ -63,15 +65,24 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
     ///   - sensitiveData: Whose headers are removed when a redirect the ``Session`` side follows
     ///     leads to another origin; pass the network's ``NetworkConfiguration/sensitiveData`` so
     ///     that one list governs both.
+    ///   - spillDirectory: On Linux, the folder where a streamed body's reader that falls behind
+    ///     has its bytes kept (see <doc:LinuxNotes>); `nil` for `NSTemporaryDirectory()`, which is
+    ///     often a `tmpfs`, that is memory. Unused on Apple platforms, which pause the transfer.
+    ///   - maximumSpillSize: On Linux, the most bytes one streamed body keeps on disk for a reader
+    ///     that falls behind, 64 MiB unless given; past it the transfer stops with
+    ///     ``NetworkError/readerFellBehind(limit:)``.
     public init(
         configuration: URLSessionConfiguration = .default,
         redirectPolicy: RedirectPolicy = .default,
         maximumResponseSize: Int? = nil,
-        sensitiveData: SensitiveData = .default
+        sensitiveData: SensitiveData = .default,
+        spillDirectory: URL? = nil,
+        maximumSpillSize: Int = 64 * 1_048_576
     ) {
         let delegate = TransportDelegate()
         self.delegate = delegate
         self.maximumResponseSize = maximumResponseSize
+        self.spillSettings = SpillFile.Settings(directory: spillDirectory, limit: maximumSpillSize)
         self.redirects = RedirectFollower(policy: redirectPolicy, redaction: Redaction(sensitiveData))
         self.session = URLSession(
             configuration: Self.withoutCookies(configuration), delegate: delegate, delegateQueue: Self.delegateQueue())
@@ -101,14 +112,26 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
 
     /// Sends `request` and returns once its head has arrived; see ``HTTPTransport``. After
     /// ``invalidate()`` it fails with ``NetworkError/invalidated`` without reaching the session.
+    ///
+    /// A one-shot stream body is sent as it is produced, through a bounded buffer (see
+    /// `StreamedUploadBody`), never gathered first; when the stream throws, the send fails with
+    /// ``NetworkError/requestBodyFailed(_:)``.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        let urlRequest = try await URLRequest.sending(request)
+        var streamedBody: StreamedUploadBody?
+        if case .stream(let stream)? = request.body?.source {
+            streamedBody = StreamedUploadBody(stream)
+        }
+        let urlRequest = try URLRequest(request, streamedBody: streamedBody?.makeInputStream())
         guard
             let exchange = exchange(
-                for: urlRequest, limit: limit(of: request), delivery: .streamed, uploadProgress: request.uploadProgress,
-                uploadLength: request.body?.length)
+                for: urlRequest, limit: limit(of: request), delivery: .streamed, streamedBody: streamedBody,
+                uploadProgress: request.uploadProgress, uploadLength: request.body?.length)
         else {
             throw NetworkError.invalidated
+        }
+        // Started once the exchange exists, so that a stream failing at once still ends it.
+        streamedBody?.start { [weak exchange] error in
+            exchange?.stop(with: NetworkError.requestBodyFailed(error))
         }
         return try await exchange.head()
     }
@@ -125,7 +148,8 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
     /// A new exchange for `urlRequest`, registered with the delegate; `nil` once invalidated.
     private func exchange(
         for urlRequest: URLRequest, limit: Int?, delivery: URLSessionExchange.Delivery,
-        uploadProgress: TransferProgressHandler? = nil, uploadLength: Int? = nil
+        streamedBody: StreamedUploadBody? = nil, uploadProgress: TransferProgressHandler? = nil,
+        uploadLength: Int? = nil
     ) -> URLSessionExchange? {
         // Creating the task under the same lock that `invalidate()` takes means a task is either
         // created before the session is invalidated or not at all: creating one in an invalidated
@@ -134,7 +158,8 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
             guard !invalidated else { return nil }
             let exchange = URLSessionExchange(
                 task: session.dataTask(with: urlRequest), limit: limit, delegate: delegate, delivery: delivery,
-                uploadProgress: uploadProgress, uploadLength: uploadLength)
+                spillSettings: spillSettings, streamedBody: streamedBody, uploadProgress: uploadProgress,
+                uploadLength: uploadLength)
             delegate.register(exchange)
             return exchange
         }
@@ -155,7 +180,7 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
     }
 
     /// A task that carries `request` whole (see ``GatheringTransport``); `nil` for a body that is a
-    /// one-shot stream, which ``send(_:)`` reads first. After ``invalidate()`` it fails with
+    /// one-shot stream, which ``send(_:)`` sends as it is produced. After ``invalidate()`` it fails with
     /// ``NetworkError/invalidated`` when resumed.
     func gatheringTask(for request: TransportRequest, reportingTo call: TransportCall) -> (any SessionTask)? {
         let delegate = delegate
