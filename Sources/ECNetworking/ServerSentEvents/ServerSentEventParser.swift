@@ -47,8 +47,11 @@ public struct ServerSentEventParser: Sendable {
     public mutating func parse(_ chunk: Data) throws -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         var bytes = chunk[...]
-        if endedWithCarriageReturn, bytes.first == UInt8(ascii: "\n") { bytes = bytes.dropFirst() }
-        endedWithCarriageReturn = false
+        // An empty chunk leaves the CR pending: the LF that completes it may come in the next one.
+        if endedWithCarriageReturn, let first = bytes.first {
+            endedWithCarriageReturn = false
+            if first == UInt8(ascii: "\n") { bytes = bytes.dropFirst() }
+        }
         if atStart {
             // The BOM may itself arrive split; wait for three bytes before deciding.
             line.append(contentsOf: bytes)
