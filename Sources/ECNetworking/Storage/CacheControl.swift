@@ -7,7 +7,7 @@ struct CacheControl: Sendable {
     var forbidsStoring = false
     /// `private`: the response is for one user, so it is kept only in a ``StoragePartition``.
     var isPrivate = false
-    /// The request header names `Vary` lists, lowercased; `*` stays as it is.
+    /// The request header names `Vary` lists, lowercased and each once; `*` stays as it is.
     var variedHeaderNames: [String] = []
 
     /// The directives in `headers`, every `Cache-Control` and `Vary` field included.
@@ -22,7 +22,12 @@ struct CacheControl: Sendable {
             default: continue
             }
         }
-        variedHeaderNames = Self.listItems(headers.values(for: "Vary")).map { $0.lowercased() }
+        // Each name once: a repeated one (`Vary: Accept` from two layers) would otherwise keep its
+        // values once per repeat, and the entry would never match the request it was stored for.
+        var seen = Set<String>()
+        variedHeaderNames = Self.listItems(headers.values(for: "Vary")).map { $0.lowercased() }.filter {
+            seen.insert($0).inserted
+        }
     }
 
     /// Whether `Vary: *` says the response depends on more than the request headers, so no later
