@@ -70,7 +70,8 @@ enum CacheControlTarget: FuzzTarget {
         check(
             stored.matchesVariedHeaders(of: request, sensitiveData: .default) == !directives.variesOnEverything,
             "a response stored for a request does not answer that same request; Vary: \(directives.variedHeaderNames)")
-        for name in directives.variedHeaderNames where name != "*" && !sensitiveHeaders.matches(name) {
+        // A few names are enough: each check reads every name, and the harness must stay fast.
+        for name in directives.variedHeaderNames.prefix(8) where name != "*" && !sensitiveHeaders.matches(name) {
             var other = request
             other.headers[name] = (request.headers[name] ?? "") + "x"
             check(
