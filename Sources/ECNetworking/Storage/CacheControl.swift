@@ -15,7 +15,7 @@ struct CacheControl: Sendable {
         for directive in Self.listItems(headers.values(for: "Cache-Control")) {
             // A directive may carry an argument (`private="Set-Cookie"`), which still makes the
             // response private: a field-limited `private` is treated as a whole one.
-            let name = directive.split(separator: "=", maxSplits: 1).first.map(String.init) ?? ""
+            let name = directive.unicodeScalars.split(separator: "=", maxSplits: 1).first.map(Self.string) ?? ""
             switch name.lowercased() {
             case "no-store": forbidsStoring = true
             case "private": isPrivate = true
@@ -37,9 +37,16 @@ struct CacheControl: Sendable {
     }
 
     /// The comma-separated items of every value, trimmed, without empty ones.
+    ///
+    /// Split by Unicode scalar: a comma or `=` that a combining mark follows is one character
+    /// with it, and a split by characters would miss it (`no-store,\u{301}x` hid `no-store`).
     private static func listItems(_ values: [String]) -> [String] {
-        values.flatMap { $0.split(separator: ",") }
-            .map { $0.trimmingCharacters(in: .whitespaces) }
+        values.flatMap { $0.unicodeScalars.split(separator: ",") }
+            .map { string($0).trimmingCharacters(in: .whitespaces) }
             .filter { !$0.isEmpty }
+    }
+
+    private static func string(_ scalars: Substring.UnicodeScalarView) -> String {
+        String(Substring(scalars))
     }
 }

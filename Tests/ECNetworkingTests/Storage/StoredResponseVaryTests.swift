@@ -34,5 +34,21 @@ extension StorageTests {
             other.headers["Accept"] = "text/html"
             #expect(!stored.matchesVariedHeaders(of: other, sensitiveData: .default))
         }
+
+        // Found by the cache-control fuzz target: a comma or `=` followed by a combining mark is one
+        // Character with it, so a split by characters did not see the item end there.
+        @Test("a directive or a varied name before a comma a combining mark follows is still seen")
+        func combiningMarkAfterSeparator() {
+            var headers = HTTPHeaders()
+            headers.add(name: "Cache-Control", value: "no-store,\u{301}x")
+            headers.add(name: "Cache-Control", value: "private=\u{301}\"Set-Cookie\"")
+            headers.add(name: "Vary", value: "Accept,\u{301}Origin")
+
+            let directives = CacheControl(headers)
+
+            #expect(directives.forbidsStoring)
+            #expect(directives.isPrivate)
+            #expect(directives.variedHeaderNames == ["accept", "\u{301}origin"])
+        }
     }
 }
