@@ -70,8 +70,9 @@ enum CacheControlTarget: FuzzTarget {
         check(
             stored.matchesVariedHeaders(of: request, sensitiveData: .default) == !directives.variesOnEverything,
             "a response stored for a request does not answer that same request; Vary: \(directives.variedHeaderNames)")
-        // A few names are enough: each check reads every name, and the harness must stay fast.
-        for name in directives.variedHeaderNames.prefix(8) where name != "*" && !sensitiveHeaders.matches(name) {
+        // A few names are enough: each check reads every name and normalizes the sensitive names
+        // again (a millisecond in this build), and the harness must stay fast.
+        for name in directives.variedHeaderNames.prefix(3) where name != "*" && !sensitiveHeaders.matches(name) {
             var other = request
             other.headers[name] = (request.headers[name] ?? "") + "x"
             check(
