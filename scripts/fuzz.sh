@@ -12,13 +12,13 @@
 #
 # A long run keeps what it finds in .build/fuzz/corpus/<target>, and each run starts from it and
 # the seeds. A failing input is written to .build/fuzz/artifacts/<target>/; reproduce it with
-# `.build/fuzz/bin/<target> <file>`. Add an input worth keeping to the seeds with `-minimize_crash`
-# or by hand.
+# `.build/fuzz/bin/<target> <file>` (shrink it with `-minimize_crash=1 -runs=10000`). Keep an input
+# that found a bug as a seed, named for what it shows.
 #
 # Built with swiftc directly rather than SwiftPM: libFuzzer's `main` must be the one linked, the
 # library must be built with coverage and -enable-testing for the targets to reach its internal
 # parsers (no API is added for them), and one whole-module -Onone build of the library is the
-# fastest that instruments it (about 35 s of CPU; -O takes four times longer). The build is kept in
+# fastest that instruments it (about 35 s of CPU; -O takes five times longer). The build is kept in
 # .build/fuzz and redone only when a source or a flag changes.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,8 +34,12 @@ case "${1:-}" in
   --smoke) mode=smoke; seconds=${2:-3} ;;
   --long) mode=long; seconds=${2:-600}; shift $(( $# < 2 ? $# : 2 )) ;;
   "") ;;
-  *) echo "usage: $0 [--smoke [seconds] | --long [seconds] [target ...]]" >&2; exit 2 ;;
+  *) mode=usage ;;
 esac
+if [ "$mode" = usage ] || { [ "$mode" != build ] && ! [[ $seconds =~ ^[0-9]+$ ]]; }; then
+  echo "usage: $0 [--smoke [seconds] | --long [seconds] [target ...]]" >&2
+  exit 2
+fi
 
 build=.build/fuzz
 sanitizers=fuzzer,address
