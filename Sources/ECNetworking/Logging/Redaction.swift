@@ -58,15 +58,19 @@ final class Redaction: Sendable {
     func urlText(_ text: String, placeholder: String = Redaction.placeholder) -> String {
         // Most URLs hold nothing to redact; a scan of the bytes tells, without building any text.
         guard mayRedact(urlText: text) else { return text }
-        let fragmentStart = text.firstIndex(of: "#") ?? text.endIndex
-        let queryStart = text[..<fragmentStart].firstIndex(of: "?") ?? fragmentStart
-        var result = Self.withoutUserinfo(text[..<queryStart], placeholder: placeholder)
+        // Split by Unicode scalar, as that scan reads the bytes: a combining mark after `#`, `?`,
+        // `&`, `=` or `@` makes one character with it, which a search by characters passes over,
+        // and the secret behind it would show.
+        let scalars = text.unicodeScalars[...]
+        let fragmentStart = scalars.firstIndex(of: "#") ?? scalars.endIndex
+        let queryStart = scalars[..<fragmentStart].firstIndex(of: "?") ?? fragmentStart
+        var result = Self.withoutUserinfo(scalars[..<queryStart], placeholder: placeholder)
         if queryStart < fragmentStart {
-            let query = text[text.index(after: queryStart)..<fragmentStart]
+            let query = scalars[scalars.index(after: queryStart)..<fragmentStart]
             result += "?" + Self.redactPairs(query, names: queryParameters, placeholder: placeholder)
         }
-        if fragmentStart < text.endIndex {
-            let fragment = text[text.index(after: fragmentStart)...]
+        if fragmentStart < scalars.endIndex {
+            let fragment = scalars[scalars.index(after: fragmentStart)...]
             result += "#" + Self.redactPairs(fragment, names: queryParameters, placeholder: placeholder)
         }
         return result
@@ -79,7 +83,8 @@ final class Redaction: Sendable {
         let type = contentType ?? ""
         if Self.contains(type, lowercased: "x-www-form-urlencoded") {
             let text = String(decoding: data, as: UTF8.self)
-            return Data(Self.redactPairs(Substring(text), names: bodyFields, placeholder: Self.placeholder).utf8)
+            let pairs = Self.redactPairs(text.unicodeScalars[...], names: bodyFields, placeholder: Self.placeholder)
+            return Data(pairs.utf8)
         }
         let firstByte = data.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }
         guard
@@ -224,26 +229,33 @@ final class Redaction: Sendable {
         return found ?? text.lowercased().contains(needle.description)
     }
 
+    /// Text of the Unicode scalars of a string, searched scalar by scalar; see ``urlText(_:placeholder:)``.
+    private typealias Scalars = Substring.UnicodeScalarView
+
     /// The part of a URL before its query, with any userinfo replaced.
-    private static func withoutUserinfo(_ text: Substring, placeholder: String) -> String {
-        guard let schemeEnd = text.firstRange(of: "://")?.upperBound else { return String(text) }
+    private static func withoutUserinfo(_ text: Scalars, placeholder: String) -> String {
+        guard let schemeEnd = text.firstRange(of: "://".unicodeScalars)?.upperBound else { return string(text) }
         let authorityEnd = text[schemeEnd...].firstIndex(of: "/") ?? text.endIndex
-        guard let at = text[schemeEnd..<authorityEnd].lastIndex(of: "@") else { return String(text) }
-        return String(text[..<schemeEnd]) + placeholder + String(text[at...])
+        guard let at = text[schemeEnd..<authorityEnd].lastIndex(of: "@") else { return string(text) }
+        return string(text[..<schemeEnd]) + placeholder + string(text[at...])
     }
 
     /// Replaces the value of each `name=value` pair whose percent-decoded name is in `names`.
-    private static func redactPairs(_ text: Substring, names: SensitiveNames, placeholder: String) -> String {
-        guard !names.isEmpty, text.contains("=") else { return String(text) }
+    private static func redactPairs(_ text: Scalars, names: SensitiveNames, placeholder: String) -> String {
+        guard !names.isEmpty, text.contains("=") else { return string(text) }
         return
             text
             .split(separator: "&", omittingEmptySubsequences: false)
             .map { pair -> String in
-                guard let equals = pair.firstIndex(of: "=") else { return String(pair) }
-                let name = pair[..<equals]
-                let decodedName = name.removingPercentEncoding ?? String(name)
-                return names.matches(decodedName) ? String(name) + "=" + placeholder : String(pair)
+                guard let equals = pair.firstIndex(of: "=") else { return string(pair) }
+                let name = string(pair[..<equals])
+                let decodedName = name.removingPercentEncoding ?? name
+                return names.matches(decodedName) ? name + "=" + placeholder : string(pair)
             }
             .joined(separator: "&")
+    }
+
+    private static func string(_ scalars: Scalars) -> String {
+        String(Substring(scalars))
     }
 }

@@ -43,9 +43,19 @@ struct MultipartPart: Sendable {
 
     /// Escapes what would end the quoted string or the header, as browsers do (WHATWG HTML,
     /// "multipart/form-data encoding algorithm").
+    ///
+    /// Scalar by scalar: a search by characters misses a quote or a line break that a combining
+    /// mark follows, since the two make one character, and would leave it in the header.
     private static func quoted(_ value: String) -> String {
-        value.replacingOccurrences(of: "\"", with: "%22")
-            .replacingOccurrences(of: "\r", with: "%0D")
-            .replacingOccurrences(of: "\n", with: "%0A")
+        var escaped = String.UnicodeScalarView()
+        for scalar in value.unicodeScalars {
+            switch scalar {
+            case "\"": escaped.append(contentsOf: "%22".unicodeScalars)
+            case "\r": escaped.append(contentsOf: "%0D".unicodeScalars)
+            case "\n": escaped.append(contentsOf: "%0A".unicodeScalars)
+            default: escaped.append(scalar)
+            }
+        }
+        return String(escaped)
     }
 }

@@ -5,8 +5,11 @@ extension StoredResponse {
     func matchesVariedHeaders(of request: NetworkRequest, sensitiveData: SensitiveData) -> Bool {
         let cacheControl = CacheControl(headers)
         guard !cacheControl.variesOnEverything else { return false }
+        // Normalized once: `SensitiveData.isSensitiveHeader` normalizes the whole list on each call,
+        // work a long `Vary` from the server multiplied on every read of the entry.
+        let sensitiveHeaders = SensitiveNames(sensitiveData.headers)
         return cacheControl.variedHeaderNames.allSatisfy { name in
-            sensitiveData.isSensitiveHeader(name)
+            sensitiveHeaders.matches(name)
                 || request.headers.values(for: name) == variedRequestHeaders.values(for: name)
         }
     }
@@ -19,7 +22,8 @@ extension StoredResponse {
         sensitiveData: SensitiveData
     ) -> HTTPHeaders {
         var varied = HTTPHeaders()
-        for name in cacheControl.variedHeaderNames where !sensitiveData.isSensitiveHeader(name) {
+        let sensitiveHeaders = SensitiveNames(sensitiveData.headers)
+        for name in cacheControl.variedHeaderNames where !sensitiveHeaders.matches(name) {
             for value in request.headers.values(for: name) {
                 varied.add(name: name, value: value)
             }

@@ -160,6 +160,22 @@ struct MultipartFormDataTests {
         random.append("x", name: "y")
         #expect(throws: Never.self) { try random.encodedInMemory() }
     }
+
+    // Found by the multipart fuzz target: a quote or a line break followed by a combining mark is
+    // one Character with it, so a search for the quote or the line break alone did not find it, and
+    // a file name could end the quoted string or start a header of its own.
+    @Test("a quote or a line break is escaped even when a combining mark follows it")
+    func escapingBeforeCombiningMarks() throws {
+        var form = MultipartFormData(boundary: "b")
+        form.append(Data(), name: "a\"\u{301}b", fileName: "c\n\u{301}Content-Type: text/html\r\u{301}.txt")
+
+        let body = String(decoding: try form.encodedInMemory(), as: UTF8.self)
+
+        #expect(
+            body.contains("name=\"a%22\u{301}b\"; filename=\"c%0A\u{301}Content-Type: text/html%0D\u{301}.txt\"\r\n"))
+        // The boundary, the disposition, the blank line, the empty content and the closing boundary.
+        #expect(body.utf8.filter { $0 == UInt8(ascii: "\n") }.count == 5, "only the body's own lines end")
+    }
 }
 
 extension MultipartFormDataTests {

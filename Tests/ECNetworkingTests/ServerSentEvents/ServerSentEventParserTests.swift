@@ -51,6 +51,15 @@ struct ServerSentEventParserTests {
         #expect(events == [ServerSentEvent(data: "a\nb")])
     }
 
+    // Found by the sse fuzz target: an empty chunk between the CR and the LF forgot the CR, so the
+    // LF ended a second, blank line and dispatched the event before its `id` line.
+    @Test("a CRLF split by an empty chunk still ends one line")
+    func crlfSplitByEmptyChunk() throws {
+        let events = try parse([Data("data: a\r".utf8), Data(), Data("\nid: 1\n\n".utf8)])
+
+        #expect(events == [ServerSentEvent(id: "1", data: "a")])
+    }
+
     @Test("an event split at every byte, with a multi-byte character, parses as when whole")
     func splitEverywhere() throws {
         let text = Data("id: 1\nevent: greet\ndata: héllo 👋\ndata: world\r\n\r\ndata: two\r\r".utf8)

@@ -1,0 +1,91 @@
+// A URL, or text that was meant to be one, shown in a log line, a cURL line or an error: its
+// userinfo and the values of sensitive query and fragment parameters must not show.
+//
+// Input: the text. `SECRETVALUE` plays the secret.
+// Checks: when every `SECRETVALUE` of the text is inside userinfo or the value of a sensitive
+// parameter, as a reading of the bytes finds them (query after the first `?`, fragment after the
+// first `#`, pairs split at `&`, the name before the first `=`, percent-decoded), the redacted text
+// does not hold it; text with nothing to redact comes back unchanged; redacting twice changes
+// nothing more; and a URL that parsed still parses once redacted with the URL placeholder.
+
+import Foundation
+
+@testable import ECNetworking
+
+enum URLRedactionTarget: FuzzTarget {
+    static let name = "url-redaction"
+    static let warmUp = Array("https://user:SECRETVALUE@example.com/p?a=1&access_token=SECRETVALUE#sig=x%20y".utf8)
+    static let secret = Array("SECRETVALUE".utf8)
+    static let redaction = Redaction(.default)
+    /// Built once: `SensitiveData.isSensitiveQueryParameter` normalizes the whole list on every call.
+    static let sensitiveParameters = SensitiveNames(SensitiveData.defaultQueryParameters)
+
+    static func run(_ input: [UInt8]) {
+        let original = text(input)
+        checkRedacted(original, placeholder: Redaction.placeholder)
+        if let url = URL(string: original) {
+            let redacted = redaction.url(url, placeholder: Redaction.urlPlaceholder)
+            check(URL(string: redacted) != nil, "\(url.absoluteString.debugDescription) no longer parses once redacted")
+            checkRedacted(url.absoluteString, placeholder: Redaction.urlPlaceholder)
+        }
+    }
+
+    static func checkRedacted(_ original: String, placeholder: String) {
+        let redacted = redaction.urlText(original, placeholder: placeholder)
+        let bytes = Array(original.utf8)
+        let (hidden, hasAnythingToRedact) = hiddenRanges(of: bytes)
+        if !hasAnythingToRedact {
+            check(
+                Array(redacted.utf8) == bytes,
+                "\(original.debugDescription) has nothing to redact, yet became \(redacted.debugDescription)")
+        }
+        let secrets = occurrences(of: secret, in: bytes)
+        let allHidden = secrets.allSatisfy { secret in
+            hidden.contains { $0.lowerBound <= secret.lowerBound && secret.upperBound <= $0.upperBound }
+        }
+        if !secrets.isEmpty, allHidden {
+            check(
+                occurrences(of: secret, in: Array(redacted.utf8)).isEmpty,
+                "the secret shows: \(original.debugDescription) -> \(redacted.debugDescription)")
+        }
+        check(
+            Array(redaction.urlText(redacted, placeholder: placeholder).utf8) == Array(redacted.utf8),
+            "redacting \(redacted.debugDescription) again changes it")
+    }
+
+    /// The byte ranges that must not show: the userinfo (before the last `@` of the authority that
+    /// follows the first `://`) and the value of each pair whose decoded name is sensitive; and
+    /// whether there is any userinfo or sensitive pair at all, even an empty one.
+    static func hiddenRanges(of bytes: [UInt8]) -> (ranges: [Range<Int>], hasAnythingToRedact: Bool) {
+        let fragmentStart = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
+        let queryStart = bytes[..<fragmentStart].firstIndex(of: UInt8(ascii: "?")) ?? fragmentStart
+        var ranges: [Range<Int>] = []
+        if let schemeEnd = occurrences(of: Array("://".utf8), in: Array(bytes[..<queryStart])).first?.upperBound {
+            let authority = bytes[schemeEnd..<queryStart]
+            let authorityEnd = authority.firstIndex(of: UInt8(ascii: "/")) ?? authority.endIndex
+            if let at = authority[..<authorityEnd].lastIndex(of: UInt8(ascii: "@")) {
+                ranges.append(schemeEnd..<at)
+            }
+        }
+        let query = bytes[min(queryStart + 1, fragmentStart)..<fragmentStart]
+        let fragment = bytes[min(fragmentStart + 1, bytes.endIndex)...]
+        for part in [query, fragment] {
+            for pair in part.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false) {
+                guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { continue }
+                let name = text(pair[..<equals])
+                if sensitiveParameters.matches(name.removingPercentEncoding ?? name) {
+                    ranges.append((equals + 1)..<pair.endIndex)
+                }
+            }
+        }
+        return (ranges, !ranges.isEmpty)
+    }
+
+    /// Where `pattern` occurs in `bytes`.
+    static func occurrences(of pattern: [UInt8], in bytes: [UInt8]) -> [Range<Int>] {
+        guard bytes.count >= pattern.count else { return [] }
+        return (0...(bytes.count - pattern.count)).filter { bytes[$0...].starts(with: pattern) }.map {
+            $0..<($0 + pattern.count)
+        }
+    }
+}
