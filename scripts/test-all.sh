@@ -10,7 +10,7 @@ cd "$(dirname "$0")/.."
 step() { printf '\n==> %s\n' "$*"; }
 
 step "swift format lint"
-swift format lint --strict --recursive Sources Tests $(ls -d Example/Sources Example/Tests Benchmarks/Sources 2>/dev/null)
+swift format lint --strict --recursive Sources Tests $(ls -d Example/Sources Example/Tests Benchmarks/Sources Fuzz/Sources 2>/dev/null)
 
 # Every package trait the library declares; each is off by default.
 all_traits="AsyncHTTPClient,Logging,Tracing,Metrics,OpenAPI"
@@ -55,6 +55,11 @@ for package in Example Benchmarks; do
     rm -f "$package"/.build/*.yaml
   fi
 done
+
+# The parsers a server controls, each fuzzed for a few seconds from its seed corpus (Fuzz/Corpus);
+# `./scripts/fuzz.sh --long` runs them for ten minutes each.
+step "fuzz targets: built with libFuzzer and AddressSanitizer, 3 s of each from its seeds"
+./scripts/fuzz.sh --smoke
 
 if [ -f Example/Package.swift ]; then
   step "Example: end-to-end tests against the embedded server"
