@@ -31,7 +31,9 @@ final class TransportSessionTask: SessionTask {
             headers: headers,
             body: request.httpBody.map(TransportRequestBody.bytes),
             cachePolicy: request.cachePolicy)
-        self.call = TransportCall(transportRequest, on: TransportRoute(transport, redirects: transport.redirects))
+        self.call = TransportCall(
+            transportRequest,
+            on: TransportRoute(transport, redirects: transport.redirects, cookies: transport.sessionCookies))
     }
 
     /// Starts the call, unless it was cancelled first: a task that already ended must not reach

@@ -35,7 +35,8 @@ import Foundation
 ///
 /// Cookies: Foundation's own cookie handling is off in the session it creates, whatever the
 /// configuration passed in says; each network applies its ``NetworkConfiguration/cookieStorage``
-/// itself, alike over every transport.
+/// itself, alike over every transport. Used as a ``Session``, the transport keeps cookies in a
+/// ``CookieJar`` of its own.
 ///
 /// Memory: on Linux each chunk of a body is counted inside libcurl's own callback, before the next
 /// one is read, so a response stopped by the size limit costs about the limit in memory, even a
@@ -51,6 +52,10 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
     private let spillSettings: SpillFile.Settings
     /// How its ``Session`` side follows redirects.
     let redirects: RedirectFollower
+    /// The cookies of its ``Session`` side, which has no network to keep them: with Foundation's
+    /// own handling off, this keeps a cookie a redirect sets for the request it leads to, as a
+    /// plain `URLSession` does.
+    let sessionCookies = CookieJar()
 
     /// Creates a transport and its session.
     ///
