@@ -71,9 +71,9 @@ public final class CookieJar: Sendable, CustomStringConvertible, CustomReflectab
 
 extension CookieJar: CookieStore {
     func cookieHeader(for url: URL, now: Date) -> String? {
-        guard let host = url.host?.lowercased() else { return nil }
         let matching = cookies.withLock { cookies -> [SetCookie] in
-            guard !cookies.isEmpty else { return [] }
+            // An empty jar, the common case, costs the lock alone: no URL is parsed.
+            guard !cookies.isEmpty, let host = url.host?.lowercased() else { return [] }
             cookies.removeAll { $0.expiry.map { $0 <= now } ?? false }
             return cookies.filter { $0.isSent(to: url, host: host, now: now) }
         }

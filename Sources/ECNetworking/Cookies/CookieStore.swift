@@ -15,7 +15,9 @@ extension CookieStore {
     func adding(to request: TransportRequest) -> TransportRequest {
         guard let stored = cookieHeader(for: request.url, now: Date()) else { return request }
         var request = request
-        guard let own = request.headers["Cookie"], !own.isEmpty else {
+        // Repeated fields are one list of pairs: joined by `; `, never by the `, ` of other headers.
+        let own = request.headers.values(for: "Cookie").joined(separator: "; ")
+        guard !own.isEmpty else {
             request.headers["Cookie"] = stored
             return request
         }

@@ -45,6 +45,9 @@ struct SetCookie: Sendable, Equatable {
                 key = attribute
                 attributeValue = ""
             }
+            // RFC 6265bis: an attribute value over 1,024 bytes is ignored, which bounds a stored
+            // cookie's path as the name and value are bounded.
+            guard attributeValue.utf8.count <= 1_024 else { continue }
             switch key.trimmingCharacters(in: .whitespaces).lowercased() {
             case "expires":
                 if let date = HTTPDate.parse(attributeValue) { expires = date }
@@ -92,7 +95,8 @@ struct SetCookie: Sendable, Equatable {
         if let expiry, expiry <= now { return false }
         if isSecure, url.scheme?.lowercased() != "https" { return false }
         guard isHostOnly ? host == domain : Self.domain(domain, matches: host) else { return false }
-        return Self.path(path, matches: url.path.isEmpty ? "/" : url.path)
+        let requestPath = Self.rawPath(of: url)
+        return Self.path(path, matches: requestPath.isEmpty ? "/" : requestPath)
     }
 
     /// Domain matching (5.1.3): the same string, or `host` ends in `.domain` and is a name, not an
@@ -112,11 +116,17 @@ struct SetCookie: Sendable, Equatable {
 
     /// The default path (5.1.4): the request path up to, not including, its last `/`.
     static func defaultPath(of url: URL) -> String {
-        let path = url.path
+        let path = rawPath(of: url)
         guard path.hasPrefix("/"), let lastSlash = path.lastIndex(of: "/"), lastSlash != path.startIndex else {
             return "/"
         }
         return String(path[..<lastSlash])
+    }
+
+    /// The path as the URL spells it: `URL.path` drops a trailing `/` and decodes percent escapes,
+    /// and RFC 6265 compares the path as sent.
+    static func rawPath(of url: URL) -> String {
+        url.path(percentEncoded: true)
     }
 
     /// The cookies of each `Set-Cookie` field value. A `URLSession` joins repeated fields into one

@@ -41,7 +41,7 @@ extension NetworkError: LocalizedError {
         case .responseTooLarge(let limit):
             "The response was larger than the limit of \(limit) bytes, so the transfer was stopped."
         case .readerFellBehind(let limit):
-            "The response's reader fell more than \(limit) bytes behind, so the transfer was stopped."
+            "The response's reader fell behind and the bytes kept for it reached the limit of \(limit) bytes, so the transfer was stopped."
         case .requestBodyFailed(let error):
             "The request body's stream failed while it was sent: \(redaction.describe(error))."
         case .tooManyRedirects(let limit):
@@ -77,6 +77,8 @@ extension NetworkError: LocalizedError {
             "The server's answer could not be read"
         case .timedOut:
             "The request timed out"
+        case .cannotCreateFile, .cannotWriteToFile:
+            "The response could not be kept on disk"
         default:
             "The server could not be reached"
         }

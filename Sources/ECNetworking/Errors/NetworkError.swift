@@ -42,8 +42,10 @@ public enum NetworkError: Error, Sendable {
     /// The body grew past ``NetworkConfiguration/maximumResponseSize``; the transfer was stopped.
     case responseTooLarge(limit: Int)
     /// A streamed body's reader fell further behind than the transport can hold for it: on Linux,
-    /// ``URLSessionTransport`` keeps the bytes its reader has not taken yet in a spill file of at
-    /// most `limit` bytes (its `maximumSpillSize`), and stops the transfer past it.
+    /// ``URLSessionTransport`` keeps the bytes its reader has not taken yet in a spill file, which
+    /// grows until the reader has caught up completely, and stops the transfer when the file would
+    /// pass `limit` bytes (its `maximumSpillSize`): a reader that stays a little behind through a
+    /// long body can reach it too.
     case readerFellBehind(limit: Int)
     /// The request body's stream (``RequestBody/stream(_:length:contentType:)``) threw while it was
     /// sent, so the transfer was stopped; part of the body may have gone out. Carries the error the

@@ -35,13 +35,18 @@ public struct ServerSentEventReconnection: Sendable, Hashable {
 
     /// How long to wait after `failures` failed connections in a row, when the delay in force is
     /// `serverDelay`: doubled for each failure up to ``maximumDelay``, then up to half as much again
-    /// at random, and never less than `serverDelay`.
+    /// at random, never less than `serverDelay`, and never less than ``minimumDelay``: a server
+    /// that sends `retry: 0` and closes at once cannot make the client reconnect in a tight loop.
     func wait(after failures: Int, serverDelay: Duration) -> Duration {
+        let base = max(serverDelay, Self.minimumDelay)
         // 2^16 is far past any cap: the exponent is bounded so the product cannot overflow.
-        let backedOff = min(serverDelay * Double(1 << min(failures, 16)), maximumDelay)
-        let jittered = min(backedOff * Double.random(in: 1...1.5), maximumDelay)
-        return max(serverDelay, jittered)
+        let backedOff = min(base * Double(1 << min(failures, 16)), max(maximumDelay, base))
+        let jittered = min(backedOff * Double.random(in: 1...1.5), max(maximumDelay, base))
+        return max(base, jittered)
     }
+
+    /// The shortest wait before any reconnection.
+    public static let minimumDelay: Duration = .milliseconds(100)
 }
 
 extension Network {

@@ -70,7 +70,7 @@ final class DiskResponseDirectory: Sendable {
     private init(url: URL) {
         self.url = url
         self.index = LockedState(Self.scan(url))
-        self.queue = DispatchQueue(label: "ECNetworking.DiskResponseStore", qos: .utility)
+        self.queue = DispatchQueue(label: "ECNetworking.DiskResponseStore")
     }
 
     /// The size of every entry known, in bytes.

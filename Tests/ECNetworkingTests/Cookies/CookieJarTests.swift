@@ -126,4 +126,34 @@ struct CookieJarTests {
         #expect(jar.adding(to: request).headers["Cookie"] == "mine=bob; sid=stored")
         #expect(jar.adding(to: TransportRequest(method: .get, url: url)).headers["Cookie"] == "sid=stored; mine=stored")
     }
+
+    @Test("paths compare as sent: a trailing slash counts, and the default path keeps its directory")
+    func rawPaths() {
+        let jar = CookieJar()
+        jar.store(setCookieFields: ["a=1; Path=/v1/"], from: URL(string: "https://example.com/v1/")!)
+        jar.store(setCookieFields: ["b=2"], from: URL(string: "https://example.com/docs/")!)
+        #expect(jar.cookieHeader(for: URL(string: "https://example.com/v1/")!) == "a=1")
+        #expect(jar.cookieHeader(for: URL(string: "https://example.com/docs/x")!) == "b=2")
+        #expect(jar.cookieHeader(for: URL(string: "https://example.com/other")!) == nil)
+    }
+
+    @Test("an attribute over 1,024 bytes is ignored, so a Path cannot grow a stored cookie")
+    func longAttributeIgnored() {
+        let jar = CookieJar()
+        let url = URL(string: "https://example.com/a/b")!
+        jar.store(setCookieFields: ["a=1; Path=/" + String(repeating: "p", count: 2_000)], from: url)
+        // The path attribute was dropped: the default path, /a, applies.
+        #expect(jar.cookieHeader(for: URL(string: "https://example.com/a/c")!) == "a=1")
+    }
+
+    @Test("a request with two Cookie fields keeps both, joined as one list, and its names win")
+    func repeatedCookieFields() {
+        let jar = CookieJar()
+        let url = URL(string: "https://example.com/")!
+        jar.store(setCookieFields: ["b=stored; Path=/", "c=3; Path=/"], from: url)
+        var request = TransportRequest(method: .get, url: url)
+        request.headers.add(name: "Cookie", value: "a=1")
+        request.headers.add(name: "Cookie", value: "b=2")
+        #expect(jar.adding(to: request).headers["Cookie"] == "a=1; b=2; c=3")
+    }
 }

@@ -33,7 +33,7 @@ final class TransportSessionTask: SessionTask {
             cachePolicy: request.cachePolicy)
         self.call = TransportCall(
             transportRequest,
-            on: TransportRoute(transport, redirects: transport.redirects, cookies: transport.sessionCookies))
+            on: TransportRoute(transport, redirects: transport.redirects, cookies: CookieJar()))
     }
 
     /// Starts the call, unless it was cancelled first: a task that already ended must not reach

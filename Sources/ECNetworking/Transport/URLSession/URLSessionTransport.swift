@@ -35,8 +35,8 @@ import Foundation
 ///
 /// Cookies: Foundation's own cookie handling is off in the session it creates, whatever the
 /// configuration passed in says; each network applies its ``NetworkConfiguration/cookieStorage``
-/// itself, alike over every transport. Used as a ``Session``, the transport keeps cookies in a
-/// ``CookieJar`` of its own.
+/// itself, alike over every transport. Used as a ``Session``, each task keeps the cookies its
+/// redirects set for the hops that follow, and nothing after it ends.
 ///
 /// Memory: on Linux each chunk of a body is counted inside libcurl's own callback, before the next
 /// one is read, so a response stopped by the size limit costs about the limit in memory, even a
@@ -52,10 +52,6 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
     private let spillSettings: SpillFile.Settings
     /// How its ``Session`` side follows redirects.
     let redirects: RedirectFollower
-    /// The cookies of its ``Session`` side, which has no network to keep them: with Foundation's
-    /// own handling off, this keeps a cookie a redirect sets for the request it leads to, as a
-    /// plain `URLSession` does.
-    let sessionCookies = CookieJar()
 
     /// Creates a transport and its session.
     ///
@@ -132,6 +128,8 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
                 for: urlRequest, limit: limit(of: request), delivery: .streamed, streamedBody: streamedBody,
                 uploadProgress: request.uploadProgress, uploadLength: request.body?.length)
         else {
+            // The stream's copying thread (Apple) waits for a start that will not come: wake it.
+            streamedBody?.stop()
             throw NetworkError.invalidated
         }
         // Started once the exchange exists, so that a stream failing at once still ends it.
