@@ -72,7 +72,6 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         var requests: [ReceivedRequest] = []
         var connections: Set<Int32> = []
         var acceptedConnectionCount = 0
-        var receivedByteCount = 0
         var isListening = true
         var isStopped = false
     }
@@ -97,13 +96,6 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     /// (a TLS handshake, say).
     public var acceptedConnectionCount: Int {
         lock.withLock { state.acceptedConnectionCount }
-    }
-
-    /// The bytes read from every connection so far, as they arrive: request lines, headers and
-    /// bodies, framing included. A test compares it with what a client has produced, to show that
-    /// the client sends as it produces instead of gathering first.
-    public var receivedByteCount: Int {
-        lock.withLock { state.receivedByteCount }
     }
 
     /// The number of connections not yet closed; a cancelled transfer's connection must go away.
@@ -252,7 +244,6 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         while received.range(of: separator) == nil {
             let count = recv(connection, &buffer, buffer.count, 0)
             guard count > 0, received.count < 65_536 else { return nil }
-            lock.withLock { state.receivedByteCount += count }
             received.append(contentsOf: buffer[..<count])
             // A TLS handshake record: this server speaks plain HTTP only, so the client is told at
             // once, by the closed connection, instead of waiting for an answer.
@@ -278,7 +269,6 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         func receiveMore() -> Bool {
             let count = recv(connection, &buffer, buffer.count, 0)
             guard count > 0 else { return false }
-            lock.withLock { state.receivedByteCount += count }
             body.append(contentsOf: buffer[..<count])
             return true
         }

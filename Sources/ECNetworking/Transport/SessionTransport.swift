@@ -28,7 +28,7 @@ final class SessionTransport: GatheringTransport {
     >
 
     func send(_ request: TransportRequest) async throws -> TransportResponse {
-        let urlRequest = try await URLRequest.gathering(request)
+        let urlRequest = try await URLRequest.sending(request)
         // One lock holds the wait and the task, so the session's answer, a second answer from a
         // faulty session, and cancellation can race without resuming the caller twice.
         let handoff = LockedState(Handoff(resources: nil))

@@ -5,19 +5,20 @@ import Foundation
 #endif
 
 extension URLRequest {
-    /// `request` as a ``Session`` passed in sends it, which takes a body as the request's bytes:
-    /// a one-shot stream is read into memory first. ``URLSessionTransport`` streams it instead.
-    static func gathering(_ request: TransportRequest) async throws -> URLRequest {
-        var urlRequest = try URLRequest(request, streamedBody: nil)
+    /// `request` as a `URLSession` sends it.
+    ///
+    /// A file body is streamed from disk; a one-shot stream is read into memory first, since a
+    /// `URLSession` takes either bytes or an `InputStream`, and bridging an async sequence into
+    /// an `InputStream` would block a thread per request.
+    static func sending(_ request: TransportRequest) async throws -> URLRequest {
         if case .stream(let stream)? = request.body?.source {
-            urlRequest.httpBody = try await stream.collect(upTo: nil)
+            return try URLRequest(request, streamedBody: try await stream.collect(upTo: nil))
         }
-        return urlRequest
+        return try URLRequest(request, streamedBody: nil)
     }
 
-    /// `request` as a `URLSession` sends it, with `streamedBody` as the stream a one-shot stream
-    /// body is read from (none yet when `nil`). A file body is streamed from disk.
-    init(_ request: borrowing TransportRequest, streamedBody: InputStream?) throws {
+    /// `request` as a `URLSession` sends it, with `streamedBody` standing in for a one-shot stream.
+    init(_ request: borrowing TransportRequest, streamedBody: Data?) throws {
         // The cache policy and the timeout go to the initializer: set afterwards, each is one
         // more change of the request Foundation holds, which on Linux looks its properties up
         // again (about 200 instructions per request with a timeout).
@@ -34,32 +35,24 @@ extension URLRequest {
         switch request.body?.source {
         case nil: break
         case .bytes(let data)?: httpBody = data
-        case .stream?:
-            guard let streamedBody else { break }
-            httpBodyStream = streamedBody
-            setStreamedLength(request.body?.length)
+        case .stream?: httpBody = streamedBody
         case .file(let url)?:
             guard let stream = InputStream(url: url) else {
                 throw NetworkError.invalidRequest(
                     reason: "the body file \"\(url.lastPathComponent)\" could not be read")
             }
             httpBodyStream = stream
-            setStreamedLength(request.body?.length)
+            #if canImport(FoundationNetworking)
+                // FoundationNetworking sends any body read from a stream chunked, whatever the
+                // headers say; with a Content-Length beside it the request would be malformed
+                // (RFC 9112 §6.1), and servers such as SwiftNIO's refuse it.
+                setValue(nil, forHTTPHeaderField: "Content-Length")
+            #else
+                if let length = request.body?.length, value(forHTTPHeaderField: "Content-Length") == nil {
+                    setValue(String(length), forHTTPHeaderField: "Content-Length")
+                }
+            #endif
         }
-    }
-
-    /// Frames a body read from a stream, `length` bytes long when known.
-    private mutating func setStreamedLength(_ length: Int?) {
-        #if canImport(FoundationNetworking)
-            // FoundationNetworking sends any body read from a stream chunked, whatever the
-            // headers say; with a Content-Length beside it the request would be malformed
-            // (RFC 9112 §6.1), and servers such as SwiftNIO's refuse it.
-            setValue(nil, forHTTPHeaderField: "Content-Length")
-        #else
-            if let length, value(forHTTPHeaderField: "Content-Length") == nil {
-                setValue(String(length), forHTTPHeaderField: "Content-Length")
-            }
-        #endif
     }
 
     /// `URLRequest`'s own default timeout, for a request without one.

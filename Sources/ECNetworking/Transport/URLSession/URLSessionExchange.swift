@@ -96,9 +96,6 @@ final class URLSessionExchange: SessionTask {
     private let delivery: Delivery
     private let state = LockedState(State())
 
-    /// The request body, when it is a one-shot stream the session reads as it sends: stopped when
-    /// the exchange ends, however it ends.
-    private let streamedBody: StreamedUploadBody?
     /// Who hears of the request body's bytes as the session sends them.
     let uploadProgress: TransferProgressHandler?
     /// The request body's length, when known: a session sending a stream does not know it.
@@ -106,13 +103,12 @@ final class URLSessionExchange: SessionTask {
 
     init(
         task: URLSessionDataTask, limit: Int?, delegate: TransportDelegate, delivery: Delivery,
-        spillSettings: SpillFile.Settings = .default, streamedBody: StreamedUploadBody? = nil,
-        uploadProgress: TransferProgressHandler? = nil, uploadLength: Int? = nil
+        spillSettings: SpillFile.Settings = .default, uploadProgress: TransferProgressHandler? = nil,
+        uploadLength: Int? = nil
     ) {
         self.task = task
         self.limit = limit
         self.spillSettings = spillSettings
-        self.streamedBody = streamedBody
         self.delegate = delegate
         self.delivery = delivery
         self.uploadProgress = uploadProgress
@@ -348,13 +344,6 @@ final class URLSessionExchange: SessionTask {
     /// exchange had ended before. A failure releases the bytes not yet read unless
     /// `keepingUnreadBytes`, when the reader gets them before the error.
     private func end(with outcome: Result<Void, any Error>, keepingUnreadBytes: Bool = false) -> Waiters? {
-        let waiters = recordEnding(outcome, keepingUnreadBytes: keepingUnreadBytes)
-        // The session reads no more of a streamed request body, and a read that waits ends now.
-        if waiters != nil { streamedBody?.stop() }
-        return waiters
-    }
-
-    private func recordEnding(_ outcome: Result<Void, any Error>, keepingUnreadBytes: Bool) -> Waiters? {
         state.withLock { state -> Waiters? in
             guard state.ending == nil else { return nil }
             state.ending = outcome

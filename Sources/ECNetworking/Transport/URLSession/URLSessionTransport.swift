@@ -113,28 +113,16 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
 
     /// Sends `request` and returns once its head has arrived; see ``HTTPTransport``. After
     /// ``invalidate()`` it fails with ``NetworkError/invalidated`` without reaching the session.
-    ///
-    /// A one-shot stream body is sent as it is produced, through a bounded buffer (see
-    /// `StreamedUploadBody`), never gathered first; when the stream throws, the send fails with
-    /// ``NetworkError/requestBodyFailed(_:)``.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        var streamedBody: StreamedUploadBody?
-        if case .stream(let stream)? = request.body?.source {
-            streamedBody = StreamedUploadBody(stream)
-        }
-        let urlRequest = try URLRequest(request, streamedBody: streamedBody?.makeInputStream())
+        let urlRequest = try await URLRequest.sending(request)
         guard
             let exchange = exchange(
-                for: urlRequest, limit: limit(of: request), delivery: .streamed, streamedBody: streamedBody,
-                uploadProgress: request.uploadProgress, uploadLength: request.body?.length)
+                for: urlRequest, limit: limit(of: request), delivery: .streamed, uploadProgress: request.uploadProgress,
+                uploadLength: request.body?.length)
         else {
             // The stream's copying thread (Apple) waits for a start that will not come: wake it.
             streamedBody?.stop()
             throw NetworkError.invalidated
-        }
-        // Started once the exchange exists, so that a stream failing at once still ends it.
-        streamedBody?.start { [weak exchange] error in
-            exchange?.stop(with: NetworkError.requestBodyFailed(error))
         }
         return try await exchange.head()
     }
@@ -151,8 +139,7 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
     /// A new exchange for `urlRequest`, registered with the delegate; `nil` once invalidated.
     private func exchange(
         for urlRequest: URLRequest, limit: Int?, delivery: URLSessionExchange.Delivery,
-        streamedBody: StreamedUploadBody? = nil, uploadProgress: TransferProgressHandler? = nil,
-        uploadLength: Int? = nil
+        uploadProgress: TransferProgressHandler? = nil, uploadLength: Int? = nil
     ) -> URLSessionExchange? {
         // Creating the task under the same lock that `invalidate()` takes means a task is either
         // created before the session is invalidated or not at all: creating one in an invalidated
@@ -161,8 +148,7 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
             guard !invalidated else { return nil }
             let exchange = URLSessionExchange(
                 task: session.dataTask(with: urlRequest), limit: limit, delegate: delegate, delivery: delivery,
-                spillSettings: spillSettings, streamedBody: streamedBody, uploadProgress: uploadProgress,
-                uploadLength: uploadLength)
+                spillSettings: spillSettings, uploadProgress: uploadProgress, uploadLength: uploadLength)
             delegate.register(exchange)
             return exchange
         }
@@ -183,7 +169,7 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
     }
 
     /// A task that carries `request` whole (see ``GatheringTransport``); `nil` for a body that is a
-    /// one-shot stream, which ``send(_:)`` sends as it is produced. After ``invalidate()`` it fails with
+    /// one-shot stream, which ``send(_:)`` reads first. After ``invalidate()`` it fails with
     /// ``NetworkError/invalidated`` when resumed.
     func gatheringTask(for request: TransportRequest, reportingTo call: TransportCall) -> (any SessionTask)? {
         let delegate = delegate
