@@ -7,12 +7,28 @@ import Foundation
 extension URLRequest {
     /// `request` as a `URLSession` sends it.
     ///
-    /// A file body is streamed from disk; a one-shot stream is read into memory first, since a
-    /// `URLSession` takes either bytes or an `InputStream`, and bridging an async sequence into
-    /// an `InputStream` would block a thread per request.
+    /// A file body is streamed from disk; a one-shot stream is read into memory first, up to
+    /// ``URLSessionTransport/maximumStreamBodySize``, since a `URLSession` takes either bytes or
+    /// an `InputStream`. An `InputStream` fed from an async sequence has to block the thread that
+    /// reads it, and on Linux that is the queue every session's transfers share: tried, a slow
+    /// stream stalled every transfer of the process, and cancelling a task blocked in it crashed
+    /// FoundationNetworking.
+    ///
+    /// - Throws: ``NetworkError/invalidRequest(reason:)`` for a stream longer than the limit;
+    ///   nothing went on the wire.
     static func sending(_ request: TransportRequest) async throws -> URLRequest {
         if case .stream(let stream)? = request.body?.source {
-            return try URLRequest(request, streamedBody: try await stream.collect(upTo: nil))
+            let limit = URLSessionTransport.maximumStreamBodySize
+            let body: Data
+            do {
+                body = try await stream.collect(upTo: limit)
+            } catch NetworkError.responseTooLarge {
+                throw NetworkError.invalidRequest(
+                    reason:
+                        "a stream body over \(limit) bytes cannot be sent over URLSessionTransport, which gathers it "
+                        + "first; send it from a file, or over AsyncHTTPClientTransport, which streams it")
+            }
+            return try URLRequest(request, streamedBody: body)
         }
         return try URLRequest(request, streamedBody: nil)
     }

@@ -46,6 +46,13 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
     private let session: URLSession
     private let delegate: TransportDelegate
     private let invalidated = LockedState(false)
+    /// The longest one-shot stream body (``RequestBody/stream(_:length:contentType:)``) the
+    /// transport sends: 32 MiB. A `URLSession` takes a body as bytes or as an `InputStream`, so the
+    /// stream is gathered in memory first, up to this size; a longer one fails with
+    /// ``NetworkError/invalidRequest(reason:)`` before anything is sent, never gathered without
+    /// bound. Send a large body from a file (read as it is sent), or through
+    /// `AsyncHTTPClientTransport`, which sends a stream as it is produced.
+    public static let maximumStreamBodySize = 32 * 1_048_576
     /// The transport's own limit, applied on top of each request's.
     private let maximumResponseSize: Int?
     /// Where a streamed body's spill file goes, and how large it may grow (Linux only).
@@ -120,8 +127,6 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
                 for: urlRequest, limit: limit(of: request), delivery: .streamed, uploadProgress: request.uploadProgress,
                 uploadLength: request.body?.length)
         else {
-            // The stream's copying thread (Apple) waits for a start that will not come: wake it.
-            streamedBody?.stop()
             throw NetworkError.invalidated
         }
         return try await exchange.head()
