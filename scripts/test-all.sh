@@ -9,6 +9,12 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n==> %s\n' "$*"; }
 
+# The AsyncHTTPClient transport's TLS tests start `openssl s_server` with a throwaway certificate.
+if ! command -v openssl >/dev/null 2>&1; then
+  step "installing openssl for the TLS tests"
+  apt-get update -qq && apt-get install -y -qq openssl
+fi
+
 step "swift format lint"
 swift format lint --strict --recursive Sources Tests $(ls -d Example/Sources Example/Tests Benchmarks/Sources Fuzz/Sources 2>/dev/null)
 
