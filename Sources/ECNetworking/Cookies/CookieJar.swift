@@ -35,19 +35,6 @@ public final class CookieJar: Sendable, CustomStringConvertible, CustomReflectab
         self.maximumCookiesPerDomain = max(1, maximumCookiesPerDomain)
     }
 
-    /// The value of the `Cookie` header a request to `url` carries, or `nil` when no cookie goes
-    /// to it.
-    public func cookieHeader(for url: URL) -> String? {
-        cookieHeader(for: url, now: Date())
-    }
-
-    /// Keeps the cookies of `setCookieFields`, the `Set-Cookie` values of a response to `url`;
-    /// a cookie already set for the same name, domain and path is replaced, and one that has
-    /// expired is removed.
-    public func store(setCookieFields: [String], from url: URL) {
-        store(setCookieFields, from: url, now: Date())
-    }
-
     /// Forgets every cookie, as a logout does.
     public func removeAll() {
         cookies.withLock { $0.removeAll() }
@@ -70,10 +57,14 @@ public final class CookieJar: Sendable, CustomStringConvertible, CustomReflectab
 }
 
 extension CookieJar: CookieStore {
-    func cookieHeader(for url: URL, now: Date) -> String? {
+    /// The value of the `Cookie` header a request to `url` carries, or `nil` when no cookie goes
+    /// to it.
+    public func cookieHeader(for url: URL) -> String? {
         let matching = cookies.withLock { cookies -> [SetCookie] in
-            // An empty jar, the common case, costs the lock alone: no URL is parsed.
+            // An empty jar, the common case on every send, costs the lock alone: no URL is parsed
+            // and the clock is not read.
             guard !cookies.isEmpty, let host = url.host?.lowercased() else { return [] }
+            let now = Date()
             cookies.removeAll { $0.expiry.map { $0 <= now } ?? false }
             return cookies.filter { $0.isSent(to: url, host: host, now: now) }
         }
@@ -86,7 +77,11 @@ extension CookieJar: CookieStore {
         return ordered.map { "\($0.element.name)=\($0.element.value)" }.joined(separator: "; ")
     }
 
-    func store(_ setCookieFields: [String], from url: URL, now: Date) {
+    /// Keeps the cookies of `setCookieFields`, the `Set-Cookie` values of a response to `url`;
+    /// a cookie already set for the same name, domain and path is replaced, and one that has
+    /// expired is removed.
+    public func store(setCookieFields: [String], from url: URL) {
+        let now = Date()
         let received = SetCookie.fields(of: setCookieFields).compactMap { SetCookie($0, from: url, now: now) }
         guard !received.isEmpty else { return }
         cookies.withLock { cookies in

@@ -3,9 +3,9 @@ import Foundation
 /// What a network's transport call asks of its cookies, whichever ``CookieStorage`` holds them.
 protocol CookieStore: Sendable {
     /// The `Cookie` header value for a request to `url`, or `nil` when none goes to it.
-    func cookieHeader(for url: URL, now: Date) -> String?
+    func cookieHeader(for url: URL) -> String?
     /// Keeps the cookies of a response to `url`, given its `Set-Cookie` values.
-    func store(_ setCookieFields: [String], from url: URL, now: Date)
+    func store(setCookieFields: [String], from url: URL)
 }
 
 extension CookieStore {
@@ -13,7 +13,7 @@ extension CookieStore {
     /// sets itself comes first and wins over the store's of the same name, so an action's or a
     /// caller's `Cookie` header is never replaced nor dropped.
     func adding(to request: TransportRequest) -> TransportRequest {
-        guard let stored = cookieHeader(for: request.url, now: Date()) else { return request }
+        guard let stored = cookieHeader(for: request.url) else { return request }
         var request = request
         // Repeated fields are one list of pairs: joined by `; `, never by the `, ` of other headers.
         let own = request.headers.values(for: "Cookie").joined(separator: "; ")
@@ -38,6 +38,6 @@ extension CookieStore {
         guard let url else { return }
         let fields = headers.values(for: "Set-Cookie")
         guard !fields.isEmpty else { return }
-        store(fields, from: url, now: Date())
+        store(setCookieFields: fields, from: url)
     }
 }

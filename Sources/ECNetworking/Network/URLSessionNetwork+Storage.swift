@@ -95,7 +95,7 @@ extension URLSessionNetwork {
         try await StorableNetworkRequest(
             request, baseURL: configuration.baseURL, defaultHeaders: configuration.defaultHeaders,
             sensitiveData: configuration.sensitiveData, willBeginActions: actions.snapshot.willBegin,
-            cookieHeader: { [cookies = route.cookies] url in cookies?.cookieHeader(for: url, now: Date()) })
+            cookieHeader: { [cookies = route.cookies] url in cookies?.cookieHeader(for: url) })
     }
 
     /// Asks the network, conditionally when `stored` has validators and the request, after its

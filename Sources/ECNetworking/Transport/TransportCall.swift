@@ -188,7 +188,7 @@ final class TransportCall: DeadlineTarget {
             return gathered(.success(TransportResponse(response, body: ByteStream(body))))
         }
         if let cookies = route.cookies, let setCookie = response.value(forHTTPHeaderField: "Set-Cookie") {
-            cookies.store([setCookie], from: url, now: Date())
+            cookies.store(setCookieFields: [setCookie], from: url)
         }
         finish(.success(NetworkResponse(response, body: body)))
     }
