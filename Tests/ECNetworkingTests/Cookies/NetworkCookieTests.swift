@@ -73,6 +73,26 @@ struct NetworkCookieTests {
         #expect(HTTPCookieStorage.shared.cookies(for: server.baseURL)?.isEmpty ?? true)
     }
 
+    @Test("system storage shares HTTPCookieStorage.shared between networks, as a plain URLSession does")
+    func systemStorage() async throws {
+        let server = try cookieServer()
+        defer { server.stop() }
+        var configuration = NetworkConfiguration(baseURL: server.baseURL)
+        configuration.cookieStorage = .system
+        let first = URLSessionNetwork(configuration: configuration)
+        let second = URLSessionNetwork(configuration: configuration)
+        defer {
+            first.invalidate()
+            second.invalidate()
+            for cookie in HTTPCookieStorage.shared.cookies(for: server.baseURL) ?? [] {
+                HTTPCookieStorage.shared.deleteCookie(cookie)
+            }
+        }
+        _ = try await cookieSeen("login/erin", by: first, on: server)
+        #expect(try await cookieSeen("echo", by: second, on: server) == "sid=SC-erin")
+        #expect(HTTPCookieStorage.shared.cookies(for: server.baseURL)?.map(\.value) == ["SC-erin"])
+    }
+
     @Test("a cookie set on a redirect is sent on the next hop", arguments: TransportKind.allCases)
     func redirectHop(_ kind: TransportKind) async throws {
         let server = try cookieServer()
