@@ -16,9 +16,7 @@ enum URLRedactionTarget: FuzzTarget {
     static let name = "url-redaction"
     static let warmUp = Array("https://user:SECRETVALUE@example.com/p?a=1&access_token=SECRETVALUE#sig=x%20y".utf8)
     static let secret = Array("SECRETVALUE".utf8)
-    static let redaction = Redaction(.default)
-    /// Built once: `SensitiveData.isSensitiveQueryParameter` normalizes the whole list on every call.
-    static let sensitiveParameters = SensitiveNames(SensitiveData.defaultQueryParameters)
+    static let redaction = Redaction.default
 
     static func run(_ input: [UInt8]) {
         let original = text(input)
@@ -73,7 +71,7 @@ enum URLRedactionTarget: FuzzTarget {
             for pair in part.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false) {
                 guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { continue }
                 let name = text(pair[..<equals])
-                if sensitiveParameters.matches(name.removingPercentEncoding ?? name) {
+                if redaction.isSensitiveQueryParameter(name.removingPercentEncoding ?? name) {
                     ranges.append((equals + 1)..<pair.endIndex)
                 }
             }

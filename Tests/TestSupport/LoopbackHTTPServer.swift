@@ -49,12 +49,12 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         case raw(Data, gate: DispatchSemaphore? = nil, rest: Data = Data())
         /// Nothing at all: no head, no body, until the client goes away or the server stops.
         case silence
-        /// A status line and headers, then a chunked body of `chunk` repeated without end, until
+        /// A status line and `headers`, then a chunked body of `chunk` repeated without end, until
         /// the client goes away or the server stops: an error page that never ends. One chunk a
         /// millisecond: at loopback speed, FoundationNetworking (which cannot pause a transfer)
         /// would queue bytes for its delegate faster than it hands them over, and starve every
         /// other request of the test process.
-        case endless(status: Int, chunk: Data)
+        case endless(status: Int, headers: [String: String] = [:], chunk: Data)
         /// `bytes` written as they are, then the connection reset (a TCP RST, not an orderly
         /// close), as a server that crashes mid-response does.
         case reset(Data)
@@ -207,8 +207,9 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             _ = gate?.wait(timeout: .now() + 30)
             _ = write(rest, to: connection)
             return false
-        case .endless(let status, let chunk):
-            guard write(head(status: status, headers: ["Transfer-Encoding": "chunked"]), to: connection) else {
+        case .endless(let status, let headers, let chunk):
+            let headers = headers.merging(["Transfer-Encoding": "chunked"]) { _, chunked in chunked }
+            guard write(head(status: status, headers: headers), to: connection) else {
                 return false
             }
             var frame = Data("\(String(chunk.count, radix: 16))\r\n".utf8)

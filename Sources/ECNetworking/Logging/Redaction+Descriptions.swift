@@ -8,7 +8,7 @@ extension Redaction {
     /// Grows as networks are created; guarded by its lock because any thread may describe a value
     /// while another creates a network.
     private static let descriptionNames = LockedState(
-        DescriptionNames(names: .default, redaction: Redaction(.default)))
+        DescriptionNames(names: .default, redaction: .default))
 
     /// What descriptions, which have no configuration at hand, redact: ``SensitiveData/default``
     /// plus every name added to the ``NetworkConfiguration/sensitiveData`` of a network created in

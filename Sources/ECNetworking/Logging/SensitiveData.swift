@@ -75,23 +75,23 @@ public struct SensitiveData: Sendable, Hashable {
 
     /// Whether a header with this name holds a secret.
     public func isSensitiveHeader(_ name: String) -> Bool {
-        SensitiveNames(headers).matches(name)
+        Redaction.of(self).isSensitiveHeader(name)
     }
 
     /// Whether a query parameter with this (percent-decoded) name holds a secret.
     public func isSensitiveQueryParameter(_ name: String) -> Bool {
-        SensitiveNames(queryParameters).matches(name)
+        Redaction.of(self).isSensitiveQueryParameter(name)
     }
 
     /// Whether a JSON key or form field with this name holds a secret.
     public func isSensitiveBodyField(_ name: String) -> Bool {
-        SensitiveNames(bodyFields).matches(name)
+        Redaction.of(self).isSensitiveBodyField(name)
     }
 
     /// Whether `request` carries a credential the server could tie to a user: a sensitive header,
     /// userinfo in its URL, or a sensitive query parameter in its URL or ``NetworkRequest/queryItems``.
     /// The body is not looked at. Response storage uses this to keep per-user answers apart.
     func carriesCredentials(_ request: NetworkRequest) -> Bool {
-        Redaction(self).carriesCredentials(request)
+        Redaction.of(self).carriesCredentials(request)
     }
 }

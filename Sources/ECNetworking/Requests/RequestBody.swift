@@ -128,7 +128,7 @@ public struct RequestBody: Sendable {
         case .file(let url, _):
             return try .file(at: url)
         case .stream(let stream, let length, _):
-            return .stream(stream, length: length)
+            return .stream(stream.failingAsRequestBody(), length: length)
         case .multipart:
             return nil
         }

@@ -42,7 +42,7 @@ extension StorableRequest {
     public func storageKey(for request: NetworkRequest) -> String {
         let url = (try? request.urlWithQuery()) ?? request.url
         // A credential in the query identifies the user, which the partition already does.
-        var key = request.method.rawValue + " " + Redaction(.default).url(url)
+        var key = request.method.rawValue + " " + Redaction.default.url(url)
         if let accept = request.headers["Accept"] {
             key += " Accept: " + accept
         }

@@ -5,11 +5,9 @@ extension StoredResponse {
     func matchesVariedHeaders(of request: NetworkRequest, sensitiveData: SensitiveData) -> Bool {
         let cacheControl = CacheControl(headers)
         guard !cacheControl.variesOnEverything else { return false }
-        // Normalized once: `SensitiveData.isSensitiveHeader` normalizes the whole list on each call,
-        // work a long `Vary` from the server multiplied on every read of the entry.
-        let sensitiveHeaders = SensitiveNames(sensitiveData.headers)
+        let redaction = Redaction.of(sensitiveData)
         return cacheControl.variedHeaderNames.allSatisfy { name in
-            sensitiveHeaders.matches(name)
+            redaction.isSensitiveHeader(name)
                 || request.headers.values(for: name) == variedRequestHeaders.values(for: name)
         }
     }
@@ -22,8 +20,8 @@ extension StoredResponse {
         sensitiveData: SensitiveData
     ) -> HTTPHeaders {
         var varied = HTTPHeaders()
-        let sensitiveHeaders = SensitiveNames(sensitiveData.headers)
-        for name in cacheControl.variedHeaderNames where !sensitiveHeaders.matches(name) {
+        let redaction = Redaction.of(sensitiveData)
+        for name in cacheControl.variedHeaderNames where !redaction.isSensitiveHeader(name) {
             for value in request.headers.values(for: name) {
                 varied.add(name: name, value: value)
             }

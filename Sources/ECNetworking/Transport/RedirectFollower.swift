@@ -28,7 +28,7 @@ struct RedirectFollower: Sendable {
 
     /// A follower that follows nothing: for a `Session` passed in, which applies its own rules
     /// before the library sees a response.
-    static let disabled = RedirectFollower(policy: .never, redaction: Redaction(.default))
+    static let disabled = RedirectFollower(policy: .never, redaction: Redaction.default)
 
     /// Whether `response` may be a redirect this follower follows: cheap, and `false` for every
     /// response that ``request(following:of:originalURL:followed:)`` answers with `nil` at once.

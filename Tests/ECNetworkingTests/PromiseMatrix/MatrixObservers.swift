@@ -1,0 +1,88 @@
+import ECNetworking
+import Foundation
+import TestSupport
+
+#if Metrics
+    import MetricsTestKit
+#endif
+#if Tracing
+    import Tracing
+#endif
+
+/// Everything a cell of the promise matrix can see of a send besides its result: the log lines
+/// (with cURL lines and body previews), the metrics hook's calls, the failure actions' calls, and
+/// with the traits on, the spans and the swift-metrics dimensions.
+final class MatrixObservers: Sendable {
+    let logLines = Log<String>()
+    let metrics = Log<RequestMetrics>()
+    let failures = Log<String>()
+    #if Tracing
+        let tracer = RecordingTracer()
+    #endif
+    #if Metrics
+        let metricsFactory = TestMetrics()
+    #endif
+
+    /// Turns on every observer `configuration` has: logging at every level with cURL lines and
+    /// long body previews, the metrics hook, and with the traits on, the tracer and the metrics
+    /// factory.
+    func observe(_ configuration: inout NetworkConfiguration) {
+        configuration.logging = true
+        let logLines = logLines
+        configuration.loggingOptions = LoggingOptions(
+            sink: LogSink { logLines.append($0) }, bodyPreviewLimit: 64 * 1024, includesCURLCommand: true,
+            minimumLevel: .debug)
+        let metrics = metrics
+        configuration.metricsHandler = { metrics.append($0) }
+        #if Tracing
+            configuration.tracer = tracer
+        #endif
+        #if Metrics
+            configuration.metricsFactory = metricsFactory
+        #endif
+    }
+
+    /// The action that records every failure the network reports to its failure actions.
+    var failureAction: some RequestFailedAction {
+        FailureRecorder(failures: failures)
+    }
+
+    /// Everything observed, as text to search: log lines, the metrics hook's values (described and
+    /// dumped), the failure actions' errors, span names, attributes, events and errors, and metric
+    /// labels and dimensions.
+    var everything: String {
+        var text = logLines.all.joined(separator: "\n")
+        for value in metrics.all {
+            text += "\n\(value)\n\(String(reflecting: value))\n"
+            dump(value, to: &text)
+        }
+        text += failures.all.joined(separator: "\n")
+        #if Tracing
+            for span in tracer.spans.all {
+                text += "\n\(span.operationName) \(span.errors)"
+                span.attributes.forEach { name, value in text += "\n\(name)=\(value)" }
+            }
+        #endif
+        #if Metrics
+            let labelled: [(String, [(String, String)])] =
+                metricsFactory.counters.map { ($0.label, $0.dimensions) }
+                + metricsFactory.timers.map { ($0.label, $0.dimensions) }
+                + metricsFactory.recorders.map { ($0.label, $0.dimensions) }
+                + metricsFactory.meters.map { ($0.label, $0.dimensions) }
+            for (label, dimensions) in labelled {
+                text += "\n\(label) " + dimensions.map { "\($0.0)=\($0.1)" }.joined(separator: " ")
+            }
+        #endif
+        return text
+    }
+}
+
+/// Records every rendering of each failed request and its error (see `renderings(of:)`).
+private struct FailureRecorder: RequestFailedAction {
+    let failures: Log<String>
+
+    func requestFailed(_ request: NetworkRequest, error: any Error) {
+        let texts = renderings(of: request).merging(renderings(of: error)) { request, error in request + "\n" + error }
+        failures.append(texts.values.sorted().joined(separator: "\n"))
+    }
+}

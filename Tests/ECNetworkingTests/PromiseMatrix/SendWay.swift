@@ -1,0 +1,177 @@
+import ECNetworking
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+#if OpenAPI
+    import HTTPTypes
+    import OpenAPIRuntime
+#endif
+
+/// Every way the package offers to send a request, as the promise matrix runs each one: the send
+/// is made through the public API as the README and articles show it, and its answer read to the
+/// end (the body, the events, the file).
+enum SendWay: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    /// `send(_:)`: the whole body, validated.
+    case send
+    /// `stream(_:)`: the head, then the body as it arrives.
+    case stream
+    /// `download(_:to:)`: the body written to a file.
+    case download
+    /// A POST of a file's bytes (`RequestBody.file(at:contentType:)`).
+    case uploadFile
+    /// A POST of a one-shot stream (`RequestBody.stream(_:length:contentType:)`).
+    case uploadStream
+    /// A POST of a multipart form with a field and a file (`RequestBody.multipart(_:)`).
+    case uploadForm
+    /// `serverSentEvents(_:)`: a subscription read until the server ends the stream.
+    case serverSentEvents
+    #if OpenAPI
+        /// An operation of a generated client, through `NetworkClientTransport`.
+        case openAPI
+    #endif
+
+    var testDescription: String { rawValue }
+
+    /// Whether the way's request carries a body (with a field named `password`).
+    var uploads: Bool {
+        switch self {
+        case .uploadFile, .uploadStream, .uploadForm: true
+        default: false
+        }
+    }
+
+    /// The request as this way sends it: `request` itself, or a POST of a body holding
+    /// `bodySecret` as the value of a `password` field, whose file (if any) is made in `folder`.
+    func request(from request: NetworkRequest, bodySecret: String, folder: URL) throws -> NetworkRequest {
+        var request = request
+        let json = Data(#"{"name":"ada","password":"\#(bodySecret)"}"#.utf8)
+        switch self {
+        case .uploadFile:
+            let file = folder.appendingPathComponent("upload-\(UUID().uuidString).json")
+            try json.write(to: file)
+            request.method = .post
+            request.body = .file(at: file, contentType: "application/json")
+        case .uploadStream:
+            let chunks = AsyncStream<Data> { continuation in
+                continuation.yield(json.prefix(10))
+                continuation.yield(json.dropFirst(10))
+                continuation.finish()
+            }
+            request.method = .post
+            request.body = .stream(chunks, contentType: "application/json")
+        case .uploadForm:
+            let file = folder.appendingPathComponent("photo-\(UUID().uuidString).txt")
+            try Data("photo bytes".utf8).write(to: file)
+            var form = MultipartFormData()
+            form.append("ada", name: "name")
+            form.append(bodySecret, name: "password")
+            form.append(fileAt: file, name: "photo", contentType: "text/plain")
+            request.method = .post
+            request.body = .multipart(form)
+        default:
+            break
+        }
+        return request
+    }
+
+    /// Sends `request` this way through `network` and reads the answer to its end; a download
+    /// goes to a file in `folder`. Throws what the send threw, for OpenAPI the `NetworkError`
+    /// inside the runtime's `ClientError`.
+    @discardableResult
+    func run(
+        _ request: NetworkRequest,
+        through network: any Network,
+        bodySecret: String = "not-a-secret",
+        folder: URL
+    ) async throws -> SendOutcome {
+        let request = try self.request(from: request, bodySecret: bodySecret, folder: folder)
+        switch self {
+        case .send, .uploadFile, .uploadStream, .uploadForm:
+            let response = try await network.send(request)
+            return SendOutcome(status: response.statusCode, body: response.body)
+        case .stream:
+            let stream = try await network.stream(request)
+            return SendOutcome(status: stream.response.statusCode, body: try await stream.collect())
+        case .download:
+            let destination = folder.appendingPathComponent("download-\(UUID().uuidString)")
+            let file = try await network.download(request, to: destination)
+            return SendOutcome(status: file.response.statusCode, body: try Data(contentsOf: destination))
+        case .serverSentEvents:
+            var data = Data()
+            for try await event in network.serverSentEvents(RawEventsRequest(request: request)) {
+                data.append(Data(event.data.utf8))
+            }
+            return SendOutcome(status: 200, body: data)
+        #if OpenAPI
+            case .openAPI:
+                return try await Self.runOperation(request, through: network)
+        #endif
+        }
+    }
+
+    #if OpenAPI
+        /// `request` as a generated client hands it to its transport, and the answer read whole.
+        private static func runOperation(_ request: NetworkRequest, through network: any Network) async throws
+            -> SendOutcome
+        {
+            var fields = HTTPFields()
+            for field in request.headers {
+                fields.append(HTTPField(name: HTTPField.Name(field.name)!, value: field.value))
+            }
+            let url = try #require(URLComponents(url: request.url, resolvingAgainstBaseURL: false))
+            let path = url.percentEncodedPath + (url.percentEncodedQuery.map { "?" + $0 } ?? "")
+            var root = url
+            root.path = "/"
+            root.query = nil
+            let operation = HTTPRequest(method: .get, scheme: nil, authority: nil, path: path, headerFields: fields)
+            do {
+                let (response, body) = try await NetworkClientTransport(network: network).send(
+                    operation, body: nil, baseURL: try #require(root.url), operationID: "matrixOperation")
+                var data = Data()
+                if let body { data = try await Data(collecting: body, upTo: .max) }
+                return SendOutcome(status: response.status.code, body: data)
+            } catch let error as ClientError {
+                throw error.underlyingError
+            }
+        }
+    #endif
+}
+
+/// What a way's send answered: the final status, and the body as the caller read it.
+struct SendOutcome: Sendable {
+    let status: Int
+    let body: Data
+}
+
+/// A raw request as a typed one, for the event-stream subscription.
+struct RawEventsRequest: Request {
+    typealias Response = NetworkResponse
+    let request: NetworkRequest
+
+    func buildRequest(with baseURL: URL) -> NetworkRequest { request }
+}
+
+/// A folder of its own under the temporary directory, removed by ``remove()``.
+struct ScratchFolder: Sendable {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("ecnetworking-matrix-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    /// Every file in the folder, with its contents.
+    func files() -> [(name: String, contents: Data)] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+        return names.map { name in
+            (name, (try? Data(contentsOf: url.appendingPathComponent(name))) ?? Data())
+        }
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: url)
+    }
+}
