@@ -117,6 +117,17 @@ enum SendWay: String, CaseIterable, Sendable, CustomTestStringConvertible {
         private static func runOperation(_ request: NetworkRequest, through network: any Network) async throws
             -> SendOutcome
         {
+            let (status, body) = try await operation(request, through: network)
+            var data = Data()
+            if let body { data = try await Data(collecting: body, upTo: .max) }
+            return SendOutcome(status: status, body: data)
+        }
+
+        /// Sends `request` as a generated client hands it to its transport and returns the status
+        /// and the body, unread. Throws the `NetworkError` inside the runtime's `ClientError`.
+        static func operation(_ request: NetworkRequest, through network: any Network) async throws
+            -> (status: Int, body: HTTPBody?)
+        {
             var fields = HTTPFields()
             for field in request.headers {
                 fields.append(HTTPField(name: HTTPField.Name(field.name)!, value: field.value))
@@ -130,9 +141,7 @@ enum SendWay: String, CaseIterable, Sendable, CustomTestStringConvertible {
             do {
                 let (response, body) = try await NetworkClientTransport(network: network).send(
                     operation, body: nil, baseURL: try #require(root.url), operationID: "matrixOperation")
-                var data = Data()
-                if let body { data = try await Data(collecting: body, upTo: .max) }
-                return SendOutcome(status: response.status.code, body: data)
+                return (response.status.code, body)
             } catch let error as ClientError {
                 throw error.underlyingError
             }

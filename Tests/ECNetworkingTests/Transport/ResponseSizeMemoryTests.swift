@@ -119,25 +119,11 @@ struct ResponseSizeMemoryTests {
     private static func measureInChildProcess(_ scenario: Scenario, _ kind: TransportKind) async throws
         -> Measurement
     {
-        let output = FileManager.default.temporaryDirectory
-            .appendingPathComponent("ecnetworking-memory-\(UUID().uuidString)").path
-        defer { try? FileManager.default.removeItem(atPath: output) }
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        child.arguments = ["--testing-library", "swift-testing", "--filter", "ResponseSizeMemoryTests/scenario"]
-        var environment = ProcessInfo.processInfo.environment
-        environment[scenarioVariable] = scenario.rawValue
-        environment[outputVariable] = output
-        environment[transportVariable] = kind.rawValue
-        child.environment = environment
-        child.standardOutput = FileHandle.nullDevice
-        child.standardError = FileHandle.nullDevice
-        try child.run()
-        try await waitUntil(timeout: .seconds(90)) { !child.isRunning }
-        #expect(child.terminationStatus == 0, "the child process failed; run it with \(scenarioVariable) to see why")
-        let numbers = try String(contentsOfFile: output, encoding: .utf8).split(separator: " ").compactMap { Int($0) }
-        try #require(numbers.count == 2)
-        return Measurement(baseline: numbers[0], peak: numbers[1])
+        let numbers = try await ProcessMemory.measureInChildProcess(
+            test: "ResponseSizeMemoryTests/scenario",
+            environment: [scenarioVariable: scenario.rawValue, transportVariable: kind.rawValue],
+            outputVariable: outputVariable)
+        return Measurement(baseline: numbers.baseline, peak: numbers.peak)
     }
 }
 
@@ -158,6 +144,31 @@ enum ProcessMemory {
     /// The peak resident size since the last ``resetPeak()``, in bytes.
     static func peak() -> Int {
         field("VmHWM")
+    }
+
+    /// Runs `test` of this test binary alone in a child process, with `environment` added to this
+    /// process's and the path of a file in `outputVariable`, to which the test writes its baseline
+    /// and peak resident memory (in bytes, separated by a space); returns them.
+    static func measureInChildProcess(test: String, environment: [String: String], outputVariable: String)
+        async throws -> (baseline: Int, peak: Int)
+    {
+        let output = FileManager.default.temporaryDirectory
+            .appendingPathComponent("ecnetworking-memory-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        child.arguments = ["--testing-library", "swift-testing", "--filter", test]
+        child.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+            .merging([outputVariable: output]) { _, added in added }
+        child.standardOutput = FileHandle.nullDevice
+        child.standardError = FileHandle.nullDevice
+        try child.run()
+        try await waitUntil(timeout: .seconds(90)) { !child.isRunning }
+        #expect(
+            child.terminationStatus == 0, "the child process failed; run \(test) with \(environment) to see why")
+        let numbers = try String(contentsOfFile: output, encoding: .utf8).split(separator: " ").compactMap { Int($0) }
+        try #require(numbers.count == 2)
+        return (numbers[0], numbers[1])
     }
 
     private static func field(_ name: String) -> Int {
