@@ -70,9 +70,11 @@ extension TransferProgressHandler {
 
 /// `base`, answered with the validated response itself instead of its decoded value: how a
 /// ``Network`` that only sends typed requests streams one.
-struct WholeResponseRequest<Base: Request>: Request {
+struct WholeResponseRequest<Base: Request>: WrappingRequest {
     typealias Response = NetworkResponse
     let base: Base
+
+    var wrappedRequest: any Request { Self.unwrapped(base) }
 
     var customProperties: CustomProperties { base.customProperties }
 

@@ -97,10 +97,12 @@ extension Network {
 }
 
 /// `base`, asking for an event stream and resuming after `lastEventID`.
-private struct EventStreamRequest<Base: Request>: Request {
+private struct EventStreamRequest<Base: Request>: WrappingRequest {
     typealias Response = Void
     let base: Base
     let lastEventID: String?
+
+    var wrappedRequest: any Request { Self.unwrapped(base) }
 
     var customProperties: CustomProperties { base.customProperties }
 

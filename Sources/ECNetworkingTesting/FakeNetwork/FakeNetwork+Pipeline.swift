@@ -40,6 +40,9 @@ extension FakeNetwork {
     /// Takes the next answer for a typed request, waits out its delay, and produces it.
     func answer<R: Request>(_ request: R) async throws -> StubbedAnswer<R.Response> {
         let next = state.withLock { $0.stubs[ObjectIdentifier(R.self)]?.next() }
+        if next == nil, let wrapper = request as? any WrappingRequest {
+            return .response(try await answer(wrapping: wrapper.wrappedRequest, as: request))
+        }
         guard let stub = next as? FakeResponse<R> else {
             throw FakeNetworkError.noStub(requestType: String(describing: R.self))
         }
@@ -49,6 +52,26 @@ extension FakeNetwork {
         case .computed(let answer): return .value(try answer(request))
         case .error(let error): throw error
         case .networkResponse(let response): return .response(response)
+        }
+    }
+
+    /// The answer to a request the library made around the caller's `base` to stream it or
+    /// subscribe to its events: `base`'s stub when it gives a response or an error (a value stub
+    /// has no bytes to stream), otherwise the raw stub's answer to `wrapper` as it goes out.
+    private func answer<Base: Request>(wrapping base: Base, as wrapper: some Request) async throws
+        -> NetworkResponse
+    {
+        let next = state.withLock { $0.stubs[ObjectIdentifier(Base.self)]?.next() }
+        guard let stub = next as? FakeResponse<Base> else {
+            return try await answer(try wrapper.buildRequest(with: baseURL))
+        }
+        try await wait(stub.delay)
+        switch stub.outcome {
+        case .networkResponse(let response): return response
+        case .error(let error): throw error
+        case .value, .computed:
+            throw FakeNetworkError.noStub(
+                requestType: "\(Base.self) as a stream (stub it with a response: stub(\(Base.self).self, response:))")
         }
     }
 
