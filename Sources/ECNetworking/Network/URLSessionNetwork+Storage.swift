@@ -35,6 +35,9 @@ extension URLSessionNetwork {
         policy: StoragePolicy,
         priority: RequestPriority
     ) async throws -> StoredValue<R.Response> {
+        // Checked before the store is read: after `invalidate()` every send fails, also one the
+        // store could answer.
+        guard !isInvalidated else { throw NetworkError.invalidated }
         let built = try await buildStorableRequest(request)
         return try await built.answer(
             policy: policy, maximumAge: request.maximumStorageAge, storage: storage,
@@ -68,7 +71,10 @@ extension URLSessionNetwork {
         priority: RequestPriority
     ) -> AsyncThrowingStream<StoredValue<R.Response>, any Error> {
         StorableNetworkRequest.storedThenFresh(
-            build: { try await self.buildStorableRequest(request) },
+            build: {
+                guard !self.isInvalidated else { throw NetworkError.invalidated }
+                return try await self.buildStorableRequest(request)
+            },
             storage: storage,
             decode: { try self.decode(request, from: $0) },
             logStored: { request, value in

@@ -20,6 +20,8 @@ extension FakeNetwork {
         policy: StoragePolicy,
         priority: RequestPriority
     ) async throws -> StoredValue<R.Response> {
+        // As on the real network: after `invalidate()` every send fails, also one the store could answer.
+        guard !state.withLock({ $0.isInvalidated }) else { throw NetworkError.invalidated }
         if let network = passingNetwork(for: R.self) {
             recordPassedOn(request)
             return try await network.send(request, storage: storage, policy: policy, priority: priority)
@@ -45,7 +47,10 @@ extension FakeNetwork {
             return network.storedThenFresh(request, storage: storage, priority: priority)
         }
         return StorableNetworkRequest.storedThenFresh(
-            build: { try await self.storableRequest(request) },
+            build: {
+                guard !self.state.withLock({ $0.isInvalidated }) else { throw NetworkError.invalidated }
+                return try await self.storableRequest(request)
+            },
             storage: storage,
             decode: { try self.decode(request, from: $0) },
             logStored: { [runner] request, _ in runner.reportStoredAnswer(request) },

@@ -130,8 +130,9 @@ struct LoggingTests {
 
         let entry = try #require(collector.entry(startingWith: "-->"))
         let curl = try #require(entry.split(separator: "\n").last.map(String.init))
+        let words = try await shellWords(ofCURLCommand: curl)
         #expect(
-            try shellWords(ofCURLCommand: curl) == [
+            words == [
                 "-X", "PUT", "https://api.example.com/v1/users", "-H", "X-Note: O'Brien's $PATH",
                 "-H", "Content-Type: text/plain", "--data-binary", text,
             ])

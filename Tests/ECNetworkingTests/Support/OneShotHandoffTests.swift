@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Testing
 
 @testable import ECNetworking
@@ -163,19 +164,26 @@ struct OneShotHandoffTests {
     }
 
     @Test("racing a waiter against two endings, each owner delivers exactly one outcome and releases once")
-    func concurrentStress() {
+    func concurrentStress() async {
         // Enough rounds for both orders to happen many times, few enough that ThreadSanitizer does
         // not hold both cores for seconds and starve the timing-based tests that run beside this one.
         let rounds = 300
         let owners = (0..<rounds).map { _ in Owner() }
         // Three racers per owner, dispatched in an order that rotates from owner to owner, so that
         // the waiter is dispatched first for some owners and last for others.
-        DispatchQueue.concurrentPerform(iterations: rounds * 3) { index in
-            let owner = owners[index / 3]
-            switch (index + index / 3) % 3 {
-            case 0: owner.wait()
-            case 1: owner.finish(1)
-            default: owner.finish(Self.cancelled)
+        // From a thread of its own: `concurrentPerform` blocks the thread that calls it, which must
+        // not be one of the concurrency runtime's (two on a 2-core machine).
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            Thread.detachNewThread {
+                DispatchQueue.concurrentPerform(iterations: rounds * 3) { index in
+                    let owner = owners[index / 3]
+                    switch (index + index / 3) % 3 {
+                    case 0: owner.wait()
+                    case 1: owner.finish(1)
+                    default: owner.finish(Self.cancelled)
+                    }
+                }
+                done.resume()
             }
         }
 

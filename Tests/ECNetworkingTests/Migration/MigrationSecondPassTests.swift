@@ -1,0 +1,118 @@
+import ECNetworking
+import ECNetworkingTesting
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// Code ported from the older libraries as the migration guide (Migrating.md) shows it, for the
+/// behaviours a port could otherwise change without a word.
+@Suite("Migration: ported code behaves as the guide says")
+struct MigrationSecondPassTests {
+    private struct Settings: Codable, Sendable, Equatable {
+        var theme: String
+    }
+
+    /// An offline-capable endpoint, as a WebServiceSwift app's stored request becomes.
+    private struct SettingsRequest: StorableRequest {
+        typealias Response = Settings
+
+        func buildRequest(with baseURL: URL) -> NetworkRequest {
+            NetworkRequest(url: baseURL.appendingPathComponent("settings"))
+        }
+    }
+
+    private static let baseURL = URL(string: "https://api.example.com/")!
+    private static let settingsBody = Data(#"{"theme":"dark"}"#.utf8)
+
+    @Test(
+        "a FakeNetwork made with the app's configuration calls back on its completionQueue, as the app's network does")
+    func fakeCallsBackOnTheCompletionQueue() async throws {
+        let key = DispatchSpecificKey<String>()
+        let queue = DispatchQueue(label: "ui")
+        queue.setSpecific(key: key, value: "ui")
+        // The guide: "set `completionQueue = .main`, as `updateUI` was"; a queue of the test's own
+        // stands for main, which a command-line test process does not run.
+        var configuration = NetworkConfiguration(baseURL: Self.baseURL)
+        configuration.completionQueue = queue
+        let fake = FakeNetwork(configuration: configuration)
+        fake.stub(SettingsRequest.self, with: Settings(theme: "dark"))
+
+        let calledBackOn = await withCheckedContinuation { continuation in
+            fake.send(SettingsRequest()) { _ in
+                continuation.resume(returning: DispatchQueue.getSpecific(key: key))
+            }
+        }
+        #expect(calledBackOn == "ui")
+    }
+
+    @Test(
+        "after invalidate() a storage send fails with invalidated, even one the store could answer, on both networks",
+        arguments: [false, true])
+    func invalidatedStorageSendsFail(isFake: Bool) async throws {
+        let store = InMemoryResponseStore(byteBudget: 1024 * 1024)
+        let network: any Network
+        if isFake {
+            let fake = FakeNetwork(baseURL: Self.baseURL)
+            fake.stub(
+                SettingsRequest.self,
+                with: .networkResponse(
+                    NetworkResponse(
+                        statusCode: 200, headers: ["Content-Type": "application/json"], body: Self.settingsBody)))
+            network = fake
+        } else {
+            let session = MockSession()
+            session.stub(
+                with: MockResponse(
+                    statusCode: 200, data: Self.settingsBody, headers: ["Content-Type": "application/json"]))
+            network = URLSessionNetwork(configuration: NetworkConfiguration(baseURL: Self.baseURL), session: session)
+        }
+        let first = try await network.send(SettingsRequest(), storage: store, policy: .storedIfFresh)
+        #expect(first.value == Settings(theme: "dark"))
+
+        network.invalidate()
+        do {
+            _ = try await network.send(SettingsRequest(), storage: store, policy: .storedIfFresh)
+            Issue.record("an invalidated network answered from the store")
+        } catch NetworkError.invalidated {
+        } catch {
+            Issue.record("expected invalidated, got \(error)")
+        }
+        do {
+            for try await _ in network.storedThenFresh(SettingsRequest(), storage: store, priority: .normal) {
+                Issue.record("an invalidated network streamed the stored answer")
+            }
+            Issue.record("storedThenFresh of an invalidated network ended without an error")
+        } catch NetworkError.invalidated {
+        } catch {
+            Issue.record("expected invalidated, got \(error)")
+        }
+    }
+
+    @Test("body: .json(Model?.none), as the guide writes it, sends a JSON null")
+    func jsonNull() throws {
+        let request = NetworkRequest(method: .put, url: Self.baseURL, body: .json(Settings?.none))
+        let encoded = try #require(request.body).encoded(defaultEncoder: JSONEncoder())
+        #expect(encoded.data == Data("null".utf8))
+        #expect(encoded.contentType == "application/json")
+    }
+
+    /// ELWebService's `setQueryParameters(["brew": "12345"], encoder: { url, parameters in … })`,
+    /// which rewrote the URL, ported as the guide's table says: the URL is built in `buildRequest`.
+    private struct BrewerRequest: Request {
+        typealias Response = Void
+        let brew: String
+
+        func buildRequest(with baseURL: URL) -> NetworkRequest {
+            NetworkRequest(url: baseURL.appendingPathComponent("brewers").appendingPathComponent("brew/\(brew)"))
+        }
+    }
+
+    @Test("ELWebService's URL-rewriting query encoder becomes a URL built in buildRequest")
+    func urlRewritingEncoder() throws {
+        let request = BrewerRequest(brew: "12345").buildRequest(with: Self.baseURL)
+        #expect(request.url.absoluteString == "https://api.example.com/brewers/brew/12345")
+    }
+}
