@@ -149,13 +149,11 @@ struct PromiseMatrixTests {
                 }
             }
         }
-        // A port nothing listens on any more.
-        let gone = try MatrixServer()
-        let goneURL = gone.server.baseURL
-        gone.stop()
-        try await kind.withNetwork(baseURL: goneURL) { network in
+        // A port nothing listens on.
+        let gone = try ClosedPort()
+        try await kind.withNetwork(baseURL: gone.baseURL) { network in
             var request = server.request(.ok)
-            request.url = URL(string: goneURL.absoluteString + "/ok")!
+            request.url = gone.baseURL.appendingPathComponent("ok")
             await #expect(throws: NetworkError.self) {
                 try await way.run(request, through: network, folder: folder.url)
             }

@@ -117,10 +117,8 @@ struct ServerSentEventSubscriptionTests {
     @Test("a server that cannot be reached ends the subscription with reconnectionLimitReached and the last error")
     func givesUp() async throws {
         // A port nothing listens on: every connection fails.
-        let server = try LoopbackHTTPServer { _ in .response(status: 200) }
-        let baseURL = server.baseURL
-        server.stop()
-        let network = URLSessionNetwork(configuration: .init(baseURL: baseURL))
+        let closed = try ClosedPort()
+        let network = URLSessionNetwork(configuration: .init(baseURL: closed.baseURL))
         defer { network.invalidate() }
         let error = await subscriptionError(
             network.serverSentEvents(

@@ -31,14 +31,15 @@
 
         @Test("a port nobody listens on fails at once with cannotConnectToHost")
         func deadPort() async throws {
-            let server = try LoopbackHTTPServer { _ in .response(status: 200) }
-            server.stop()
-            try await waitUntil { server.openConnectionCount == 0 }
+            let closed = try ClosedPort()
             let start = clock.now
 
             // A client that retried the refused connection would keep trying for the whole minute.
             try await withOwnedTransport(.init(connectTimeout: .seconds(60))) { transport in
-                let error = await networkError { _ = try await transport.send("hello", on: server) }
+                let error = await networkError {
+                    _ = try await transport.send(
+                        TransportRequest(method: .get, url: closed.baseURL.appendingPathComponent("hello")))
+                }
                 #expect(error?.transportCode == .cannotConnectToHost)
             }
             #expect(clock.now - start < promptBound)

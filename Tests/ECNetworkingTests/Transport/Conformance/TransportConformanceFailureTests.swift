@@ -222,11 +222,11 @@ struct TransportConformanceFailureTests {
 
     @Test("a port nobody listens on fails with cannotConnectToHost", arguments: TransportKind.allCases)
     func deadPort(_ kind: TransportKind) async throws {
-        let server = try LoopbackHTTPServer { _ in .response(status: 200) }
-        server.stop()
-        try await waitUntil { server.openConnectionCount == 0 }
-        let error = try await kind.withNetwork(baseURL: server.baseURL) { network in
-            await networkError { _ = try await network.send(request("hello", on: server)) }
+        let closed = try ClosedPort()
+        let error = try await kind.withNetwork(baseURL: closed.baseURL) { network in
+            await networkError {
+                _ = try await network.send(NetworkRequest(url: closed.baseURL.appendingPathComponent("hello")))
+            }
         }
         #expect(error?.transportCode == .cannotConnectToHost, "got \(String(describing: error))")
     }
