@@ -20,30 +20,7 @@ public final class ClosedPort: Sendable {
 
     /// Binds a port the system picks.
     public init() throws {
-        #if canImport(Glibc)
-            let streamType = Int32(SOCK_STREAM.rawValue)
-        #else
-            let streamType = SOCK_STREAM
-        #endif
-        let descriptor = socket(AF_INET, streamType, 0)
-        guard descriptor >= 0 else { throw LoopbackHTTPServer.StartError(call: "socket", code: errno) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
-            }
-        }
-        guard bound else {
-            let code = errno
-            close(descriptor)
-            throw LoopbackHTTPServer.StartError(call: "bind", code: code)
-        }
-        socketDescriptor = descriptor
-        port = Int(UInt16(bigEndian: address.sin_port))
+        (socketDescriptor, port) = try LoopbackHTTPServer.bindLoopbackSocket()
     }
 
     /// `http://127.0.0.1:<port>`.

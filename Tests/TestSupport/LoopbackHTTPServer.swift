@@ -60,6 +60,33 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         case reset(Data)
     }
 
+    /// A TCP socket bound to a port of 127.0.0.1 the system picks, and the port; not yet listening.
+    static func bindLoopbackSocket() throws -> (descriptor: Int32, port: Int) {
+        #if canImport(Glibc)
+            let streamType = Int32(SOCK_STREAM.rawValue)
+        #else
+            let streamType = SOCK_STREAM
+        #endif
+        let descriptor = socket(AF_INET, streamType, 0)
+        guard descriptor >= 0 else { throw StartError(call: "socket", code: errno) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
+                bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
+            }
+        }
+        guard bound else {
+            let code = errno
+            close(descriptor)
+            throw StartError(call: "bind", code: code)
+        }
+        return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
+    }
+
     /// Why the server could not start.
     public struct StartError: Error {
         /// The socket call that failed.
@@ -107,30 +134,14 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     /// `keepsConnectionsOpen` a connection serves one request after another until the client
     /// closes it, as a keep-alive server does, so a client that never lets go of it shows.
     public init(keepsConnectionsOpen: Bool = false, handler: @escaping @Sendable (ReceivedRequest) -> Reply) throws {
-        #if canImport(Glibc)
-            let streamType = Int32(SOCK_STREAM.rawValue)
-        #else
-            let streamType = SOCK_STREAM
-        #endif
-        let listener = socket(AF_INET, streamType, 0)
-        guard listener >= 0 else { throw StartError(call: "socket", code: errno) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(listener, address, length) == 0 && getsockname(listener, address, &length) == 0
-            }
-        }
-        guard bound, listen(listener, 128) == 0 else {
+        let (listener, port) = try Self.bindLoopbackSocket()
+        guard listen(listener, 128) == 0 else {
             let code = errno
             close(listener)
-            throw StartError(call: "bind/listen", code: code)
+            throw StartError(call: "listen", code: code)
         }
         self.listener = listener
-        self.port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         self.handler = handler
         self.keepsConnectionsOpen = keepsConnectionsOpen
         Thread { [self] in acceptConnections() }.start()

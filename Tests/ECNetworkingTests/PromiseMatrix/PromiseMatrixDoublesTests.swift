@@ -132,10 +132,6 @@ struct PromiseMatrixDoublesTests {
         let send = Task { try await way.run(request(.silent), through: network, folder: folder.url) }
         try await Task.sleep(for: .milliseconds(50))
         send.cancel()
-        switch await send.result {
-        case .success(let outcome): Issue.record("the cancelled send succeeded with status \(outcome.status)")
-        case .failure(NetworkError.cancelled): break
-        case .failure(let error): Issue.record("the cancelled send threw \(error), not NetworkError.cancelled")
-        }
+        expectCancelled(await send.result)
     }
 }

@@ -114,11 +114,7 @@ struct PromiseMatrixTests {
             let victim = Task { try await way.run(server.request(.silent), through: network, folder: folder.url) }
             try await waitUntil { server.server.requests.count >= 2 }
             victim.cancel()
-            switch await victim.result {
-            case .success(let outcome): Issue.record("the cancelled send succeeded with status \(outcome.status)")
-            case .failure(NetworkError.cancelled): break
-            case .failure(let error): Issue.record("the cancelled send threw \(error), not NetworkError.cancelled")
-            }
+            expectCancelled(await victim.result)
 
             server.openGate()
             let outcome = try await sibling.value

@@ -155,6 +155,18 @@ struct SendOutcome: Sendable {
     let body: Data
 }
 
+/// Records an issue unless `result` is how a cancelled send ends: with ``NetworkError/cancelled``.
+func expectCancelled(_ result: Result<SendOutcome, any Error>, sourceLocation: SourceLocation = #_sourceLocation) {
+    switch result {
+    case .success(let outcome):
+        Issue.record("the cancelled send succeeded with status \(outcome.status)", sourceLocation: sourceLocation)
+    case .failure(NetworkError.cancelled):
+        break
+    case .failure(let error):
+        Issue.record("the cancelled send threw \(error), not NetworkError.cancelled", sourceLocation: sourceLocation)
+    }
+}
+
 /// A raw request as a typed one, for the event-stream subscription.
 struct RawEventsRequest: Request {
     typealias Response = NetworkResponse
