@@ -1,6 +1,7 @@
 import ECNetworking
 import ECNetworkingTesting
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -115,4 +116,35 @@ struct MigrationSecondPassTests {
         let request = BrewerRequest(brew: "12345").buildRequest(with: Self.baseURL)
         #expect(request.url.absoluteString == "https://api.example.com/brewers/brew/12345")
     }
+
+    @Test(
+        "a raw body with contentType: nil goes out unlabelled, but for the label FoundationNetworking gives a POST body",
+        arguments: TransportKind.allCases)
+    func unlabelledRawBody(kind: TransportKind) async throws {
+        let server = try LoopbackHTTPServer { _ in .response(status: 204) }
+        defer { server.stop() }
+        try await kind.withNetwork(baseURL: server.baseURL) { network in
+            for method in [HTTPMethod.put, .post] {
+                _ = try await network.send(
+                    NetworkRequest(
+                        method: method, url: server.baseURL.appendingPathComponent("label"),
+                        body: .data(Data("raw".utf8), contentType: nil)))
+            }
+        }
+        let labels = server.requests.map { $0.header("Content-Type") }
+        #expect(labels.first == .some(nil), "PUT was labelled \(String(describing: labels.first))")
+        #if canImport(FoundationNetworking)
+            // FoundationNetworking adds its own label to a POST body that has none, which a
+            // URLSession lets no caller remove (an empty value goes out as an empty header).
+            let foundationLabels = kind.isURLSession
+        #else
+            let foundationLabels = false
+        #endif
+        #expect(labels.last == (foundationLabels ? "application/x-www-form-urlencoded" : nil))
+    }
+}
+
+extension TransportKind {
+    /// Whether the kind sends through a `URLSession`.
+    var isURLSession: Bool { rawValue.hasPrefix("urlSession") }
 }
