@@ -51,7 +51,7 @@ public final class FakeNetwork: Network, ActiveSendTracking {
     /// The most retries one send makes, whoever asks for them (completed actions and the retry
     /// policy): the configuration's `NetworkConfiguration.maximumRetries`.
     public var maximumRetries: Int { configuration.maximumRetries }
-    /// The queue ``send(_:priority:completion:)`` calls back on: the configuration's
+    /// The queue the completion-handler `send(_:completion:)` calls back on: the configuration's
     /// `NetworkConfiguration.completionQueue`, as on a `URLSessionNetwork` made with it (`nil`, the
     /// default, calls back on whichever thread the send finished on).
     public var completionQueue: DispatchQueue? { configuration.completionQueue }
