@@ -81,6 +81,21 @@ struct LoggingAction: RequestBeganAction, ResponseBeganAction {
                 method: Self.method(of: request), url: url))
     }
 
+    /// Logs that a storage send neither reads nor fills the store: `request` carries a credential
+    /// and names no ``StoragePartition``, so its answer could belong to one user alone.
+    func logStorageBypassed(for request: NetworkRequest) {
+        guard options.minimumLevel <= .notice else { return }
+        let url = redaction.url(of: request)
+        options.sink.log(
+            NetworkLogEvent(
+                level: .notice, kind: .message,
+                message: "storage bypassed for \(Self.method(of: request)) \(url): the request carries a credential "
+                    + "(a sensitive header, such as an app-wide key in defaultHeaders, a cookie or a sensitive query "
+                    + "parameter) and names no StoragePartition, so its answers are neither read from nor kept in "
+                    + "the store; name a partition to store them (said once per network)",
+                method: Self.method(of: request), url: url))
+    }
+
     /// Hands one entry about `request`'s send and attempt to the sink.
     private func emit(
         _ level: NetworkLogEvent.Level,

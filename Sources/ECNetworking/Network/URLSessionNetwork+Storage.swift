@@ -39,6 +39,7 @@ extension URLSessionNetwork {
         // store could answer.
         guard !isInvalidated else { throw NetworkError.invalidated }
         let built = try await buildStorableRequest(request)
+        noteIfBypassingStorage(built)
         return try await built.answer(
             policy: policy, maximumAge: request.maximumStorageAge, storage: storage,
             decode: { try decode(request, from: $0) },
@@ -73,7 +74,9 @@ extension URLSessionNetwork {
         StorableNetworkRequest.storedThenFresh(
             build: {
                 guard !self.isInvalidated else { throw NetworkError.invalidated }
-                return try await self.buildStorableRequest(request)
+                let built = try await self.buildStorableRequest(request)
+                self.noteIfBypassingStorage(built)
+                return built
             },
             storage: storage,
             decode: { try self.decode(request, from: $0) },
@@ -180,5 +183,17 @@ extension URLSessionNetwork {
             }
             return StoredValue(value: value, source: .network)
         }
+    }
+
+    /// Logs, the first time only, that a storage send goes around the store because its request
+    /// carries a credential without a partition: the rule keeps one user's answers from another,
+    /// and without a word an app-wide key in the default headers would quietly turn storage off.
+    private func noteIfBypassingStorage(_ built: StorableNetworkRequest) {
+        guard built.key == nil, let loggingAction else { return }
+        let isFirst = storageBypassLogged.withLock { logged in
+            defer { logged = true }
+            return !logged
+        }
+        if isFirst { loggingAction.logStorageBypassed(for: built.request) }
     }
 }

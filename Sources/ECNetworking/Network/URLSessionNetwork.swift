@@ -47,6 +47,8 @@ public final class URLSessionNetwork: Network, ActiveSendTracking {
     /// The configuration's ``NetworkConfiguration/sensitiveData``, prepared once.
     var redaction: Redaction { runner.redaction }
     package let activeSends = ActiveSendRegistry()
+    /// Whether the log has said that a storage send bypassed the store; said once per network.
+    let storageBypassLogged = LockedState(false)
     let coalescing = CoalescingRegistry()
 
     /// Creates a network that sends through `session`; by default a ``URLSessionTransport`` kept

@@ -142,6 +142,31 @@ struct MigrationSecondPassTests {
         #endif
         #expect(labels.last == (foundationLabels ? "application/x-www-form-urlencoded" : nil))
     }
+
+    @Test(
+        "a storage send whose default headers carry an app-wide key bypasses the store, and the log says so once, redacted"
+    )
+    func appWideKeyBypassesStorage() async throws {
+        let session = MockSession()
+        session.stub(
+            with: MockResponse(statusCode: 200, data: Self.settingsBody, headers: ["Content-Type": "application/json"]))
+        let lines = Log<String>()
+        var configuration = NetworkConfiguration(baseURL: Self.baseURL)
+        configuration.defaultHeaders["X-Api-Key"] = "app-key-5f1e"
+        configuration.logging = true
+        configuration.loggingOptions = LoggingOptions(sink: LogSink { lines.append($0) })
+        let network = URLSessionNetwork(configuration: configuration, session: session)
+        let store = InMemoryResponseStore(byteBudget: 1024 * 1024)
+
+        for _ in 0..<2 {
+            _ = try await network.send(SettingsRequest(), storage: store, policy: .storedIfFresh)
+        }
+        #expect(session.recordedRequests.count == 2, "the second send was answered from the store")
+        let notes = lines.all.filter { $0.contains("storage bypassed") }
+        #expect(notes.count == 1, "\(notes)")
+        #expect(notes.first?.contains("StoragePartition") == true)
+        #expect(!lines.all.joined().contains("app-key-5f1e"))
+    }
 }
 
 extension TransportKind {
