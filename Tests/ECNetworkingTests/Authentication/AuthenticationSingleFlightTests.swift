@@ -194,12 +194,23 @@ struct AuthenticationSingleFlightTests {
         }
         let session = MockSession()
         session.stub(.header(name: "Authorization", value: "Bearer new"), with: MockResponse(statusCode: 204))
-        session.stub(.pathSuffix("login"), with: MockResponse(statusCode: 204, delay: .milliseconds(300)))
-        let login = makeNetwork(session: session)
+        // The login answers only once the test lets it, after the cancellation: a delay would race
+        // the cancellation on a loaded machine.
+        let loginGate = DispatchSemaphore(value: 0)
+        let loginServer = try LoopbackHTTPServer { _ in
+            .raw(Data(), gate: loginGate, rest: Data("HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n".utf8))
+        }
+        defer {
+            loginGate.signal()
+            loginServer.stop()
+        }
+        let login = URLSessionNetwork(configuration: NetworkConfiguration(baseURL: loginServer.baseURL))
+        defer { login.invalidate() }
         let checks = Counter()
         let authenticator = CountingAuthenticator(expiryChecks: checks) { _, _ in
             // The refresh's own send: it must not end because the send that started it was cancelled.
-            _ = try await login.send(NetworkRequest(method: .post, url: testBaseURL.appendingPathComponent("login")))
+            _ = try await login.send(
+                NetworkRequest(method: .post, url: loginServer.baseURL.appendingPathComponent("login")))
             return TestCredential(token: "new")
         }
         let action = AuthenticatingAction(
@@ -211,10 +222,12 @@ struct AuthenticationSingleFlightTests {
         let others = (2...4).map { id in Task { try await network.send(FetchProfile(id: id)) } }
         try await waitUntil { checks.count == 4 }
 
+        try await waitUntil { loginServer.requests.count == 1 }
         network.cancelAll(of: FirstProfile.self)
 
         let firstError = await #expect(throws: NetworkError.self) { try await first.value }
         #expect(firstError?.isCancellation == true)
+        loginGate.signal()
         for send in others { try await send.value }
         #expect(authenticator.refreshes.count == 1)
         #expect(session.authorizations(profile: 1).isEmpty)
