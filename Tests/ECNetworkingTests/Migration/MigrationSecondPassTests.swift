@@ -140,7 +140,8 @@ struct MigrationSecondPassTests {
         #else
             let foundationLabels = false
         #endif
-        #expect(labels.last == (foundationLabels ? "application/x-www-form-urlencoded" : nil))
+        let expected: String? = foundationLabels ? "application/x-www-form-urlencoded" : nil
+        #expect(labels.last == .some(expected), "POST was labelled \(String(describing: labels.last))")
     }
 
     @Test(
