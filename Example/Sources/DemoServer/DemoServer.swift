@@ -49,11 +49,14 @@ public final class DemoServer: Sendable {
     /// - Parameters:
     ///   - configuration: Credentials, token lifetime and the other settings of the server.
     ///   - port: The port to listen on; `0`, the default, picks a free one so that several servers can run at once.
+    ///   - maximumGracefulShutdownDuration: How long ``stop()`` lets requests still running finish
+    ///     before it ends them.
     /// - Throws: ``DemoServerStartError`` or the underlying error when the server cannot listen, for example
     ///   because `port` is taken.
     public static func start(
         configuration: DemoServerConfiguration = DemoServerConfiguration(),
-        port: Int = 0
+        port: Int = 0,
+        maximumGracefulShutdownDuration: Duration = .seconds(4)
     ) async throws -> DemoServer {
         let recorder = RequestRecorder()
         let catalog = CatalogStore(products: configuration.initialProducts)
@@ -72,7 +75,7 @@ public final class DemoServer: Sendable {
         )
         var groupConfiguration = ServiceGroupConfiguration(services: [application], logger: logger)
         // A request still running (a long `/slow`) must not keep `stop()` waiting forever.
-        groupConfiguration.maximumGracefulShutdownDuration = .seconds(4)
+        groupConfiguration.maximumGracefulShutdownDuration = maximumGracefulShutdownDuration
         let serviceGroup = ServiceGroup(configuration: groupConfiguration)
         let runTask = Task {
             // Ends the wait in `start` if the server fails before it ever listens.

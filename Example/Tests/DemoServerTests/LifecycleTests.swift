@@ -50,7 +50,8 @@ struct LifecycleTests {
     }
 
     @Test func stopWaitsForNoIdleConnection() async throws {
-        let server = try await DemoServer.start()
+        // A shutdown held by the idle connection would take the whole 30 s.
+        let server = try await DemoServer.start(maximumGracefulShutdownDuration: .seconds(30))
         let client = TestClient(server: server)
         // Leaves a kept-alive connection open, which must not hold up the shutdown.
         _ = try await client.get("/echo")
@@ -58,9 +59,10 @@ struct LifecycleTests {
         let start = clock.now
         await server.stop()
 
-        // The graceful shutdown would wait 4 s for a busy connection; an idle one must not hold it.
-        // The margin is wide because a loaded machine (the full suite on two cores) is slow to stop.
-        #expect(clock.now - start < .milliseconds(3500))
+        // The graceful shutdown would wait 30 s for a busy connection; an idle one must not hold it.
+        // The bar is far from both: a loaded machine (the full suite on two cores, a build beside it)
+        // took 3.6 s to stop, close to the 4 s limit this test used to be measured against.
+        #expect(clock.now - start < .seconds(15))
     }
 
     @Test func stopDoesNotWaitLongForARunningRequest() async throws {
