@@ -71,7 +71,7 @@ enum URLRedactionTarget: FuzzTarget {
             for pair in part.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false) {
                 guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { continue }
                 let name = text(pair[..<equals])
-                if redaction.isSensitiveQueryParameter(name.removingPercentEncoding ?? name) {
+                if SensitiveNames.defaultQueryParameters.matches(name.removingPercentEncoding ?? name) {
                     ranges.append((equals + 1)..<pair.endIndex)
                 }
             }

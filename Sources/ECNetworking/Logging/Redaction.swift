@@ -15,32 +15,17 @@ final class Redaction: Sendable {
     private let queryParameters: SensitiveNames
     private let bodyFields: SensitiveNames
 
-    /// The redaction of ``SensitiveData/default``, built once: storage keys and the public
-    /// `isSensitive…` checks need it on every call, and building one normalizes every name.
+    /// The redaction of ``SensitiveData/default``, for storage keys, which have no configuration.
     static let `default` = Redaction(.default)
 
-    /// The redaction of `sensitiveData`: the shared ``default`` when the lists are the default
-    /// ones, which comparing costs far less than normalizing them again.
-    static func of(_ sensitiveData: SensitiveData) -> Redaction {
-        sensitiveData == .default ? .default : Redaction(sensitiveData)
-    }
-
     init(_ sensitiveData: SensitiveData) {
-        headers = SensitiveNames(sensitiveData.headers)
-        queryParameters = SensitiveNames(sensitiveData.queryParameters)
-        bodyFields = SensitiveNames(sensitiveData.bodyFields)
+        headers = sensitiveData.headerNames
+        queryParameters = sensitiveData.queryParameterNames
+        bodyFields = sensitiveData.bodyFieldNames
     }
 
     func isSensitiveHeader(_ name: String) -> Bool {
         headers.matches(name)
-    }
-
-    func isSensitiveQueryParameter(_ name: String) -> Bool {
-        queryParameters.matches(name)
-    }
-
-    func isSensitiveBodyField(_ name: String) -> Bool {
-        bodyFields.matches(name)
     }
 
     func headerValue(name: String, value: String) -> String {

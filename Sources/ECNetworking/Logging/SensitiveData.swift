@@ -75,23 +75,45 @@ public struct SensitiveData: Sendable, Hashable {
 
     /// Whether a header with this name holds a secret.
     public func isSensitiveHeader(_ name: String) -> Bool {
-        Redaction.of(self).isSensitiveHeader(name)
+        headerNames.matches(name)
     }
 
     /// Whether a query parameter with this (percent-decoded) name holds a secret.
     public func isSensitiveQueryParameter(_ name: String) -> Bool {
-        Redaction.of(self).isSensitiveQueryParameter(name)
+        queryParameterNames.matches(name)
     }
 
     /// Whether a JSON key or form field with this name holds a secret.
     public func isSensitiveBodyField(_ name: String) -> Bool {
-        Redaction.of(self).isSensitiveBodyField(name)
+        bodyFieldNames.matches(name)
     }
 
     /// Whether `request` carries a credential the server could tie to a user: a sensitive header,
     /// userinfo in its URL, or a sensitive query parameter in its URL or ``NetworkRequest/queryItems``.
     /// The body is not looked at. Response storage uses this to keep per-user answers apart.
     func carriesCredentials(_ request: NetworkRequest) -> Bool {
-        Redaction.of(self).carriesCredentials(request)
+        Redaction(self).carriesCredentials(request)
+    }
+}
+
+extension SensitiveData {
+    // Normalizing a list costs far more than comparing it with the default one, and every
+    // `isSensitive…` call, storage send and network needs one: the default lists are normalized
+    // once, and only a list the user changed is normalized where it is used.
+
+    /// ``headers``, prepared for matching.
+    var headerNames: SensitiveNames {
+        headers == Self.defaultHeaders ? SensitiveNames.defaultHeaders : SensitiveNames(headers)
+    }
+
+    /// ``queryParameters``, prepared for matching.
+    var queryParameterNames: SensitiveNames {
+        queryParameters == Self.defaultQueryParameters
+            ? SensitiveNames.defaultQueryParameters : SensitiveNames(queryParameters)
+    }
+
+    /// ``bodyFields``, prepared for matching.
+    var bodyFieldNames: SensitiveNames {
+        bodyFields == Self.defaultBodyFields ? SensitiveNames.defaultBodyFields : SensitiveNames(bodyFields)
     }
 }

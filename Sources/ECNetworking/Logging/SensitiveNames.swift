@@ -9,6 +9,11 @@ struct SensitiveNames: Sendable {
     /// Which bytes start a contained name, so that most positions of a name are passed over at once.
     private let startsContainedName: [Bool]
 
+    /// The default lists of ``SensitiveData``, normalized once.
+    static let defaultHeaders = SensitiveNames(SensitiveData.defaultHeaders)
+    static let defaultQueryParameters = SensitiveNames(SensitiveData.defaultQueryParameters)
+    static let defaultBodyFields = SensitiveNames(SensitiveData.defaultBodyFields)
+
     init(_ names: Set<String>) {
         let normalized = Set(names.map { Self.normalized($0.utf8) }.filter { !$0.isEmpty })
         wholeNames = Array(normalized.filter { $0.count <= Self.longestWholeNameOnly })

@@ -91,7 +91,7 @@ public final class URLSessionNetwork: Network, ActiveSendTracking {
     ) {
         self.configuration = configuration
         self.ownedTransport = owned
-        let redaction = Redaction.of(configuration.sensitiveData)
+        let redaction = Redaction(configuration.sensitiveData)
         self.route = TransportRoute(
             transport,
             redirects: redirects ?? RedirectFollower(policy: configuration.redirectPolicy, redaction: redaction),

@@ -30,7 +30,7 @@ package struct StageRunner: Sendable {
 
     /// Creates a runner whose actions are `actions`, as they are when each attempt begins.
     package init(configuration: NetworkConfiguration, actions: ActionRegistry) {
-        self.init(configuration: configuration, actions: actions, redaction: Redaction.of(configuration.sensitiveData))
+        self.init(configuration: configuration, actions: actions, redaction: Redaction(configuration.sensitiveData))
     }
 
     init(configuration: NetworkConfiguration, actions: ActionRegistry, redaction: Redaction) {

@@ -32,7 +32,7 @@ struct WireRequest: Sendable {
     init(_ request: borrowing NetworkRequest, configuration: borrowing NetworkConfiguration) throws {
         let url = try request.urlWithQuery()
         guard Self.isAbsoluteHTTP(url) else {
-            let shown = Redaction.of(configuration.sensitiveData).url(url)
+            let shown = Redaction(configuration.sensitiveData).url(url)
             throw NetworkError.invalidRequest(reason: "\"\(shown)\" is not an absolute http or https URL")
         }
         guard HeaderValidation.isToken(request.method.rawValue) else {

@@ -5,9 +5,9 @@ extension StoredResponse {
     func matchesVariedHeaders(of request: NetworkRequest, sensitiveData: SensitiveData) -> Bool {
         let cacheControl = CacheControl(headers)
         guard !cacheControl.variesOnEverything else { return false }
-        let redaction = Redaction.of(sensitiveData)
+        let sensitiveHeaders = sensitiveData.headerNames
         return cacheControl.variedHeaderNames.allSatisfy { name in
-            redaction.isSensitiveHeader(name)
+            sensitiveHeaders.matches(name)
                 || request.headers.values(for: name) == variedRequestHeaders.values(for: name)
         }
     }
@@ -20,8 +20,8 @@ extension StoredResponse {
         sensitiveData: SensitiveData
     ) -> HTTPHeaders {
         var varied = HTTPHeaders()
-        let redaction = Redaction.of(sensitiveData)
-        for name in cacheControl.variedHeaderNames where !redaction.isSensitiveHeader(name) {
+        let sensitiveHeaders = sensitiveData.headerNames
+        for name in cacheControl.variedHeaderNames where !sensitiveHeaders.matches(name) {
             for value in request.headers.values(for: name) {
                 varied.add(name: name, value: value)
             }

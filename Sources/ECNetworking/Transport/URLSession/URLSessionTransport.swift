@@ -91,7 +91,7 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
         self.delegate = delegate
         self.maximumResponseSize = maximumResponseSize
         self.spillSettings = SpillFile.Settings(directory: spillDirectory, limit: maximumSpillSize)
-        self.redirects = RedirectFollower(policy: redirectPolicy, redaction: Redaction.of(sensitiveData))
+        self.redirects = RedirectFollower(policy: redirectPolicy, redaction: Redaction(sensitiveData))
         self.session = URLSession(
             configuration: Self.withoutCookies(configuration), delegate: delegate, delegateQueue: Self.delegateQueue())
     }
