@@ -1,6 +1,7 @@
 import ECNetworking
 import Foundation
 import TestSupport
+import Testing
 
 #if Metrics
     import MetricsTestKit
@@ -85,4 +86,23 @@ private struct FailureRecorder: RequestFailedAction {
         let texts = renderings(of: request).merging(renderings(of: error)) { request, error in request + "\n" + error }
         failures.append(texts.values.sorted().joined(separator: "\n"))
     }
+}
+
+/// Checks that a send of `way` to `route` ended once, as `ends` recorded it (`"status N"` or
+/// `"error …"`): with the status for a generated OpenAPI client, which gets every status as a
+/// response, with an error for a failing route otherwise; and that the failure actions were told
+/// exactly when the route fails.
+func expectOneEnd(
+    _ ends: [String], of way: SendWay, to route: MatrixServer.Route, failureCalls: Int,
+    sourceLocation: SourceLocation = #_sourceLocation
+) {
+    let fails = route == .fail
+    let expected = way.isOpenAPI ? (fails ? "status 401" : "status 200") : (fails ? "error" : "status 200")
+    #expect(ends.count == 1, "\(way) to /\(route.rawValue) ended \(ends.count) times", sourceLocation: sourceLocation)
+    #expect(
+        ends.first?.hasPrefix(expected) == true, "\(way) to /\(route.rawValue): \(ends)", sourceLocation: sourceLocation
+    )
+    #expect(
+        failureCalls == (fails ? 1 : 0), "\(way) to /\(route.rawValue): \(failureCalls) failure calls",
+        sourceLocation: sourceLocation)
 }

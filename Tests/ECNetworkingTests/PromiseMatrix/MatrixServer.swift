@@ -38,16 +38,9 @@ final class MatrixServer: Sendable {
         }
     }
 
-    /// The URL of `route`, with ``MatrixSecrets/queryToken`` as its `access_token`.
-    func url(_ route: Route) -> URL {
-        URL(
-            string: "\(server.baseURL.absoluteString)/\(route.rawValue)?page=1&access_token=\(MatrixSecrets.queryToken)"
-        )!
-    }
-
-    /// A request for `route` carrying ``MatrixSecrets/authorization`` in its `Authorization` header.
+    /// A request for `route` carrying the planted secrets (see ``MatrixSecrets/request(_:on:)``).
     func request(_ route: Route) -> NetworkRequest {
-        NetworkRequest(headers: ["Authorization": "Bearer \(MatrixSecrets.authorization)"], url: url(route))
+        MatrixSecrets.request(route, on: server.baseURL)
     }
 
     /// Lets every ``Route/gated`` answer finish.
@@ -112,6 +105,14 @@ enum MatrixSecrets {
     static let responseToken = "MATRIX-RESPONSE-a6e1"
 
     static let all = [authorization, queryToken, bodyPassword, cookie, responseToken]
+
+    /// A request for `route` of `baseURL` with ``authorization`` in its `Authorization` header and
+    /// ``queryToken`` as its `access_token`.
+    static func request(_ route: MatrixServer.Route, on baseURL: URL) -> NetworkRequest {
+        NetworkRequest(
+            headers: ["Authorization": "Bearer \(authorization)"],
+            url: URL(string: "\(baseURL.absoluteString)/\(route.rawValue)?page=1&access_token=\(queryToken)")!)
+    }
 
     /// The secrets `text` shows.
     static func shown(in text: String) -> [String] {

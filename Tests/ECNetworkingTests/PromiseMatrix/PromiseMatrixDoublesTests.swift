@@ -80,11 +80,9 @@ struct PromiseMatrixDoublesTests {
         ]
     }
 
-    /// What the double's sends of `way` to `route` look like.
+    /// What the double's sends to `route` look like.
     private func request(_ route: MatrixServer.Route) -> NetworkRequest {
-        NetworkRequest(
-            headers: ["Authorization": "Bearer \(MatrixSecrets.authorization)"],
-            url: URL(string: "https://api.example.com/\(route.rawValue)?access_token=\(MatrixSecrets.queryToken)")!)
+        MatrixSecrets.request(route, on: URL(string: "https://api.example.com")!)
     }
 
     @Test(
@@ -107,13 +105,7 @@ struct PromiseMatrixDoublesTests {
                 seen += renderings(of: error).values.joined(separator: "\n")
             }
             try await Task.sleep(for: .milliseconds(20))
-            let fails = route == .fail
-            if way.isOpenAPI {
-                #expect(results == [fails ? "status 401" : "status 200"])
-            } else {
-                #expect(results == [fails ? "error" : "status 200"], "\(way) to /\(route.rawValue)")
-            }
-            #expect(observers.failures.all.count == (fails ? 1 : 0), "\(observers.failures.all.count) failure calls")
+            expectOneEnd(results, of: way, to: route, failureCalls: observers.failures.all.count)
             if double == .mockSession {
                 #expect(observers.metrics.all.count == 1, "\(observers.metrics.all.count) metrics calls")
             }
