@@ -5,7 +5,9 @@
 // checking against each range parsed, as its documentation promises; `Accept` split by
 // `MediaRange.list` keeps exactly the elements that parse; a parsed type equals itself with its
 // ASCII letters in the other case, and the same text cut out of a longer one; every range accepts
-// itself, and `*/*` accepts every type.
+// itself, and `*/*` accepts every type; an `Accept` header with no `q=0` admits exactly the types
+// one of its ranges accepts, and a type whose exact range has `q=0` (and no other range exactly
+// its own) is not admitted.
 
 import Foundation
 
@@ -32,6 +34,17 @@ enum MediaTypesTarget: FuzzTarget {
         let listed = MediaRange.list(accept)
         let expected = accept.split(separator: ",").compactMap(MediaRange.init)
         check(listed == expected, "MediaRange.list parsed \(listed.count) ranges, \(expected.count) expected")
+
+        if !parsedRanges.contains(where: \.refuses) {
+            check(parsedRanges.admit(parsedType) == slow, "an Accept header without q=0 admits otherwise")
+        }
+        if let parsedType, !parsedRanges.contains(where: { $0 == parsedType }) {
+            let refusing = MediaRange(contentType + ";q=0")
+            check(refusing?.refuses == true, "\(contentType.debugDescription);q=0 does not refuse")
+            if let refusing {
+                check(!(parsedRanges + [refusing]).admit(parsedType), "a type refused by its own range is admitted")
+            }
+        }
 
         for (original, range) in [(contentType, parsedType)] + ranges.map({ ($0, MediaRange($0)) }) {
             guard let range else { continue }

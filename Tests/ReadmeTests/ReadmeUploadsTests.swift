@@ -48,13 +48,18 @@ struct FeedRequest: Request {
     }
 }
 
-struct LegacyFeedRequest: Request {
-    typealias Response = Feed
+/// What a signed manifest decodes to.
+struct Manifest: Decodable, Sendable {
+    let version: Int
+}
+
+struct SignedManifestRequest: Request {
+    typealias Response = Manifest
 
     func buildRequest(with baseURL: URL) -> NetworkRequest {
-        var request = NetworkRequest(url: baseURL.appendingPathComponent("legacy/feed"))
-        // This server labels its JSON text/plain.
-        request.validatesContentType = false
+        var request = NetworkRequest(url: baseURL.appendingPathComponent("manifest"))
+        // Read this only when the server says it is JSON, even if another body would decode.
+        request.validatesContentType = true
         return request
     }
 }
@@ -116,12 +121,17 @@ struct ReadmeUploadsTests {
         #expect(session.recordedRequests.first?.httpBody == Data("id,name\n1,Ada\n".utf8))
     }
 
-    @Test("a wrong content type, the Accept header, and turning validation off, as the README shows them")
+    @Test(
+        "a mislabelled body that decodes, a page that does not, the Accept header and a strict request, as the README shows them"
+    )
     func contentTypes() async throws {
         let session = MockSession()
         let json = Data(#"{"title":"News"}"#.utf8)
         session.stub(.path("/feed"), with: MockResponse(data: json, headers: ["Content-Type": "application/feed+json"]))
         session.stub(.path("/legacy/feed"), with: MockResponse(data: json, headers: ["Content-Type": "text/plain"]))
+        session.stub(
+            .path("/manifest"),
+            with: MockResponse(data: Data(#"{"version":2}"#.utf8), headers: ["Content-Type": "text/plain"]))
         session.stub(
             .path("/login"), with: MockResponse(data: Data("<html>".utf8), headers: ["Content-Type": "text/html"]))
         var configuration = NetworkConfiguration(baseURL: baseURL)
@@ -129,7 +139,8 @@ struct ReadmeUploadsTests {
         let network = URLSessionNetwork(configuration: configuration, session: session)
 
         #expect(try await network.send(FeedRequest()).title == "News")
-        #expect(try await network.send(LegacyFeedRequest()).title == "News")
+        // JSON labelled text/plain decodes, as it did with the libraries this one replaces.
+        #expect(try await network.send(LegacyFeed()).title == "News")
         var printed = ""
         do {
             _ = try await network.send(LoginPageRequest())
@@ -137,10 +148,32 @@ struct ReadmeUploadsTests {
             printed = "expected JSON, got \(response.headers["Content-Type"] ?? "no content type")"
         }
         #expect(printed == "expected JSON, got text/html")
+        await #expect {
+            try await network.send(SignedManifestRequest())
+        } throws: { error in
+            guard case .unacceptableContentType? = error as? NetworkError else { return false }
+            return true
+        }
 
         configuration.validatesContentType = false
-        let lenient = URLSessionNetwork(configuration: configuration, session: session)
-        await #expect(throws: NetworkError.self) { try await lenient.send(LoginPageRequest()) }
+        let unchecked = URLSessionNetwork(configuration: configuration, session: session)
+        // The request's own setting wins over the configuration's.
+        await #expect(throws: NetworkError.self) { try await unchecked.send(SignedManifestRequest()) }
+        await #expect {
+            try await unchecked.send(LoginPageRequest())
+        } throws: { error in
+            guard case .decodingFailed? = error as? NetworkError else { return false }
+            return true
+        }
+    }
+}
+
+/// JSON served as text/plain, with no setting of its own.
+private struct LegacyFeed: Request {
+    typealias Response = Feed
+
+    func buildRequest(with baseURL: URL) -> NetworkRequest {
+        NetworkRequest(url: baseURL.appendingPathComponent("legacy/feed"))
     }
 }
 

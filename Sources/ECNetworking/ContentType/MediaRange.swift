@@ -1,6 +1,7 @@
 /// A media type or range from a `Content-Type` or `Accept` header, such as `application/json`,
-/// `image/*` or `*/*`, its parameters (`charset`, `q`) dropped. Type and subtype compare without
-/// regard to ASCII case.
+/// `image/*` or `*/*`. Of its parameters only `q=0` is kept, as ``refuses``: the others
+/// (`charset`, a nonzero `q`) do not change what a client can read. Type and subtype compare
+/// without regard to ASCII case.
 ///
 /// The parts are byte offsets into the header's text, found and compared in the text's own
 /// storage: validation runs on every decoded response, and lower-cased copies, substrings cut out,
@@ -11,14 +12,20 @@ struct MediaRange: Equatable, Sendable {
     /// The byte offsets of the type and of the subtype in ``text``.
     private let type: Range<Int>
     private let subtype: Range<Int>
+    /// Whether the range has the quality `q=0`: in an `Accept` header, "not acceptable".
+    let refuses: Bool
 
     /// Parses `text`, or returns `nil` when it is not `type/subtype`.
     init?(_ text: some StringProtocol) {
         let whole = Substring(text)
-        guard let (type, subtype) = Self.withBytes(of: whole, Self.parts(of:)) else { return nil }
+        guard
+            let (type, subtype, refuses) = Self.withBytes(
+                of: whole, { bytes in Self.parts(of: bytes).map { ($0.0, $0.1, Self.hasZeroQuality(bytes)) } })
+        else { return nil }
         self.text = whole
         self.type = type
         self.subtype = subtype
+        self.refuses = refuses
     }
 
     /// The ranges of an `Accept` header, in order; elements that do not parse are skipped.
@@ -36,9 +43,17 @@ struct MediaRange: Equatable, Sendable {
 
     /// Whether the media type `contentType` falls in this range: `*/*` takes any type, `type/*`
     /// any subtype of its type, and `application/json` (any `…/json`) also the structured
-    /// syntax suffix `+json`, as in `application/problem+json`.
+    /// syntax suffix `+json`, as in `application/problem+json`. Its quality is not read.
     func accepts(_ contentType: MediaRange) -> Bool {
-        withParts { range in contentType.withParts { candidate in Self.range(range, accepts: candidate) } }
+        specificity(accepting: contentType) != nil
+    }
+
+    /// How specifically this range takes the media type `contentType`, or `nil` when it does not
+    /// (see ``accepts(_:)``): 3 for the type itself, 2 for a `+json` type taken as JSON, 1 for
+    /// `type/*` and 0 for `*/*`. Of the ranges of an `Accept` header that take a type, the most
+    /// specific one's quality is the type's.
+    func specificity(accepting contentType: MediaRange) -> Int? {
+        withParts { range in contentType.withParts { candidate in Self.specificity(of: range, accepting: candidate) } }
     }
 
     /// Whether the media type in `contentType` (a `Content-Type` value) falls in one of the ranges
@@ -54,9 +69,9 @@ struct MediaRange: Equatable, Sendable {
                 let accepted = range.withUTF8 { rangeBytes -> Bool? in
                     guard let (rangeType, rangeSubtype) = parts(of: rangeBytes) else { return nil }
                     guard let (type, subtype) = typeParts else { return false }
-                    return Self.range(
-                        (rangeBytes[rangeType], rangeBytes[rangeSubtype]),
-                        accepts: (typeBytes[type], typeBytes[subtype]))
+                    return Self.specificity(
+                        of: (rangeBytes[rangeType], rangeBytes[rangeSubtype]),
+                        accepting: (typeBytes[type], typeBytes[subtype])) != nil
                 }
                 guard let accepted else { continue }
                 namesAny = true
@@ -66,16 +81,41 @@ struct MediaRange: Equatable, Sendable {
         }
     }
 
-    /// Whether the media type `candidate` falls in the range `range`; see ``accepts(_:)``.
-    private static func range(_ range: Parts, accepts candidate: Parts) -> Bool {
+    /// How specifically the range `range` takes the media type `candidate`; see
+    /// ``specificity(accepting:)``.
+    private static func specificity(of range: Parts, accepting candidate: Parts) -> Int? {
         let isAnySubtype = range.subtype.elementsEqual("*".utf8)
-        if isAnySubtype && range.type.elementsEqual("*".utf8) { return true }
-        guard range.type.equalsIgnoringASCIICase(candidate.type) else { return false }
-        if isAnySubtype || range.subtype.equalsIgnoringASCIICase(candidate.subtype) { return true }
+        if isAnySubtype && range.type.elementsEqual("*".utf8) { return 0 }
+        guard range.type.equalsIgnoringASCIICase(candidate.type) else { return nil }
+        if isAnySubtype { return 1 }
+        if range.subtype.equalsIgnoringASCIICase(candidate.subtype) { return 3 }
         // RFC 6839: a `+json` type is JSON with more meaning, so a JSON client can read it.
         let suffix = "+json".utf8
-        return range.subtype.equalsIgnoringASCIICase("json".utf8) && candidate.subtype.count > suffix.count
+        let isJSONSuffix =
+            range.subtype.equalsIgnoringASCIICase("json".utf8) && candidate.subtype.count > suffix.count
             && candidate.subtype.suffix(suffix.count).equalsIgnoringASCIICase(suffix)
+        return isJSONSuffix ? 2 : nil
+    }
+
+    /// Whether the parameters of the media range in `bytes` include a quality of zero (`q=0`,
+    /// `Q=0.000`, spaces around the parts allowed): RFC 9110's "not acceptable". A quality that
+    /// does not parse counts as nonzero, so a malformed one never refuses.
+    private static func hasZeroQuality(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        var refuses = false
+        var parameters = bytes.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false).dropFirst()
+        while let parameter = parameters.popFirst() {
+            guard let equals = parameter.firstIndex(of: UInt8(ascii: "=")) else { continue }
+            let name = trimmingSpaces(parameter.startIndex..<equals, in: bytes)
+            guard name.count == 1, bytes[name.lowerBound] | 0x20 == UInt8(ascii: "q") else { continue }
+            let value = bytes[trimmingSpaces((equals + 1)..<parameter.endIndex, in: bytes)]
+            // qvalue = ( "0" [ "." 0*3DIGIT ] ) / ( "1" [ "." 0*3("0") ] ); zero is "0" and zeros.
+            refuses =
+                value.first == UInt8(ascii: "0") && value.count <= 5
+                && (value.count == 1
+                    || (value[value.startIndex + 1] == UInt8(ascii: ".")
+                        && value.dropFirst(2).allSatisfy { $0 == UInt8(ascii: "0") }))
+        }
+        return refuses
     }
 
     /// A type and a subtype, as bytes of a text's storage.

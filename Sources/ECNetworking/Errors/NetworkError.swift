@@ -22,8 +22,9 @@ public enum NetworkError: Error, Sendable {
     /// so an API error body can be decoded with ``decodeBody(_:using:)``.
     case unacceptableStatusCode(NetworkResponse)
     /// The response's `Content-Type` is not one the request accepts (its `Accept` header, or
-    /// JSON for a `Decodable` response); found before decoding, after the status was accepted.
-    /// Carries the whole response. See ``NetworkConfiguration/validatesContentType``.
+    /// JSON for a `Decodable` response), and the body did not decode either, or the request
+    /// asked for the check with ``NetworkRequest/validatesContentType``. Found after the status
+    /// was accepted. Carries the whole response. See ``NetworkConfiguration/validatesContentType``.
     case unacceptableContentType(NetworkResponse)
     /// The body could not be turned into the typed response. Carries the underlying error and
     /// the response, so its body can be inspected.

@@ -38,10 +38,12 @@ public struct NetworkConfiguration: Sendable {
     /// ``NetworkRequest/acceptableStatusCodes`` wins.
     public var acceptableStatusCodes: Set<Int>
     /// Whether a response to a request with ``Request/acceptableContentTypes`` (every
-    /// `Decodable` response, as JSON) must have a `Content-Type` the request accepts: its `Accept`
-    /// header, or those types. On by default; a mismatch fails with
-    /// ``NetworkError/unacceptableContentType(_:)`` before decoding. A request's own
-    /// ``NetworkRequest/validatesContentType`` wins.
+    /// `Decodable` response, as JSON) is checked for a `Content-Type` the request accepts: its
+    /// `Accept` header, or those types. On by default. A body of another type is still decoded
+    /// (APIs that label JSON `text/plain` are common); only when the library's own decoding fails
+    /// on it does the send fail, with ``NetworkError/unacceptableContentType(_:)`` rather than a
+    /// decoding error. A request that decodes its body itself is not held to the types. A
+    /// request's own ``NetworkRequest/validatesContentType`` wins.
     public var validatesContentType: Bool
     /// The most retries one send makes, whoever asks for them; 3 by default, so at most four
     /// attempts. Completed actions (``ResponseDecision/retry(after:)``) and the ``retryPolicy``

@@ -1,3 +1,5 @@
+import Foundation
+
 extension URLSessionNetwork {
     /// Turns a validated response into the request's typed response; see
     /// ``Request/decodedResponse(from:configuration:)``.
@@ -12,13 +14,38 @@ extension Request {
     /// double alike, returns for a validated response. A ``NetworkError`` the request's own
     /// decoding throws passes through; any other error becomes
     /// ``NetworkError/decodingFailed(_:response:)``, carrying the response.
+    ///
+    /// A body whose type the default check finds mismatched is decoded all the same: if it
+    /// decodes, the value is returned; if the library's own decoding fails on it, the send fails
+    /// with ``NetworkError/unacceptableContentType(_:)`` instead.
     package func decodedResponse(from response: NetworkResponse, configuration: NetworkConfiguration) throws
         -> Response
     {
-        try ContentTypeValidation.validate(
-            response, defaultTypes: acceptableContentTypes, enabledByDefault: configuration.validatesContentType)
+        let verdict = ContentTypeValidation.verdict(
+            on: response, defaultTypes: acceptableContentTypes, enabledByDefault: configuration.validatesContentType)
+        switch verdict {
+        case .accepted:
+            return try decoded(response, with: configuration.decoder)
+        case .refused:
+            throw NetworkError.unacceptableContentType(response)
+        case .mismatched:
+            let witness = BuiltInDecodingWitness()
+            do {
+                return try BuiltInDecodingWitness.$current.withValue(witness) {
+                    try decoded(response, with: configuration.decoder)
+                }
+            } catch {
+                if witness.sawFailure { throw NetworkError.unacceptableContentType(response) }
+                throw error
+            }
+        }
+    }
+
+    /// `response` decoded by the request, its errors wrapped as ``decodedResponse(from:configuration:)``
+    /// says.
+    private func decoded(_ response: NetworkResponse, with decoder: JSONDecoder) throws -> Response {
         do {
-            return try self.response(from: response, with: configuration.decoder)
+            return try self.response(from: response, with: decoder)
         } catch let error as NetworkError {
             throw error
         } catch {

@@ -63,10 +63,11 @@ public struct NetworkRequest: Sendable {
         _modify { yield &storage.unique.value.acceptableStatusCodes }
     }
     /// Whether the response's `Content-Type` must be one this request accepts (its `Accept`
-    /// header, or JSON for a `Decodable` response); a mismatch fails with
-    /// ``NetworkError/unacceptableContentType(_:)`` before decoding. `nil`, the default, follows
-    /// ``NetworkConfiguration/validatesContentType`` for requests whose ``Request`` has
-    /// ``Request/acceptableContentTypes``; `true` checks any request with an `Accept` header.
+    /// header, or JSON for a `Decodable` response). `true` is strict: a mismatch fails with
+    /// ``NetworkError/unacceptableContentType(_:)`` without decoding, for any request with an
+    /// `Accept` header or ``Request/acceptableContentTypes``. `false` checks nothing. `nil`, the
+    /// default, follows ``NetworkConfiguration/validatesContentType``, which decodes a mismatched
+    /// body all the same and reports the wrong type only when decoding fails.
     public var validatesContentType: Bool? {
         get { storage.value.validatesContentType }
         _modify { yield &storage.unique.value.validatesContentType }

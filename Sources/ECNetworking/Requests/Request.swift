@@ -37,11 +37,10 @@ public protocol Request: Sendable {
     /// fails with that error, unchanged, and nothing is sent.
     func buildRequest(with baseURL: URL) throws -> NetworkRequest
 
-    /// The media types the response may have, checked against its `Content-Type` before it is
-    /// decoded when the request has no `Accept` header (see
-    /// ``NetworkConfiguration/validatesContentType``). `application/json` for a `Decodable`
-    /// response, which also takes `+json` types such as `application/problem+json`; `nil`, no
-    /// check, for the others (`Void`, `Data`, `String`).
+    /// The media types the response may have, checked against its `Content-Type` when the
+    /// request has no `Accept` header (see ``NetworkConfiguration/validatesContentType``).
+    /// `application/json` for a `Decodable` response, which also takes `+json` types such as
+    /// `application/problem+json`; `nil`, no check, for the others (`Void`, `Data`, `String`).
     var acceptableContentTypes: [String]? { get }
 
     /// Turns the validated response into ``Response``. A thrown error becomes
@@ -88,7 +87,13 @@ extension Request where Response: Decodable {
 
     /// Decodes the body as JSON with the configuration's decoder.
     public func response(from data: Data, with decoder: JSONDecoder) throws -> Response {
-        try decoder.decode(Response.self, from: data)
+        do {
+            return try decoder.decode(Response.self, from: data)
+        } catch {
+            // A body labelled other than JSON that fails here is reported as the wrong type.
+            BuiltInDecodingWitness.noteFailure()
+            throw error
+        }
     }
 }
 

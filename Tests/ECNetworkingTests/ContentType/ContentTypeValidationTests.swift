@@ -58,7 +58,7 @@ struct ContentTypeValidationTests {
         #expect(try await network.send(GetUser()) == User(id: 1, name: "Ada"))
     }
 
-    @Test("a Decodable response of HTML fails before decoding with unacceptableContentType carrying the response")
+    @Test("a Decodable response of HTML fails with unacceptableContentType carrying the response")
     func htmlRejected() async throws {
         let page = Data("<html>login</html>".utf8)
         let (network, _) = makeStubbedNetwork(answering: answering("text/html; charset=utf-8", body: page))
@@ -71,34 +71,97 @@ struct ContentTypeValidationTests {
         }
     }
 
+    @Test(
+        "JSON of another label decodes, with or without an Accept header, unless the request asks for the check",
+        arguments: ["text/plain", "text/html; charset=utf-8", "application/xml"])
+    func mislabelledJSONDecodes(contentType: String) async throws {
+        let (network, _) = makeStubbedNetwork(answering: answering(contentType))
+        #expect(try await network.send(GetUser()) == User(id: 1, name: "Ada"))
+        #expect(try await network.send(GetUser(accept: "application/json")) == User(id: 1, name: "Ada"))
+        await #expect {
+            try await network.send(GetUser(validates: true))
+        } throws: { error in
+            guard case .unacceptableContentType(let response)? = error as? NetworkError else { return false }
+            return response.body == userJSON
+        }
+    }
+
     @Test("204 and empty bodies pass whatever their content type")
     func emptyBodiesPass() async throws {
         let (network, _) = makeStubbedNetwork(answering: answering("text/html", body: Data(), status: 204))
         _ = try await network.send(NetworkRequest(url: testBaseURL))
         let validated = NetworkResponse(statusCode: 200, headers: ["Content-Type": "text/html"], body: Data())
-        #expect(throws: Never.self) {
-            try ContentTypeValidation.validate(validated, defaultTypes: ["application/json"], enabledByDefault: true)
-        }
+        let verdict = ContentTypeValidation.verdict(
+            on: validated, defaultTypes: ["application/json"], enabledByDefault: true)
+        #expect(verdict == .accepted)
     }
 
     @Test("the Accept header as sent decides, with type/* and */* wildcards")
     func acceptHeaderDecides() async throws {
         let (xmlNetwork, _) = makeStubbedNetwork(answering: answering("application/xml"))
-        await #expect(throws: NetworkError.self) { try await xmlNetwork.send(GetUser(accept: "application/json")) }
+        await #expect(throws: NetworkError.self) {
+            try await xmlNetwork.send(GetUser(accept: "application/json", validates: true))
+        }
         #expect(
-            try await xmlNetwork.send(GetUser(accept: "text/plain, application/*;q=0.5")) == User(id: 1, name: "Ada"))
+            try await xmlNetwork.send(GetUser(accept: "text/plain, application/*;q=0.5", validates: true))
+                == User(id: 1, name: "Ada"))
         let (anyNetwork, _) = makeStubbedNetwork(answering: answering("text/plain"))
-        #expect(try await anyNetwork.send(GetUser(accept: "*/*")) == User(id: 1, name: "Ada"))
+        #expect(try await anyNetwork.send(GetUser(accept: "*/*", validates: true)) == User(id: 1, name: "Ada"))
+    }
+
+    @Test(
+        "q=0 marks a type not acceptable, and the most specific range that takes a type decides",
+        arguments: [
+            ("*/*, text/html;q=0", "text/html", false),
+            ("*/*, text/html;q=0", "text/plain", true),
+            ("text/*;q=0, text/plain", "text/plain", true),
+            ("text/*;q=0, text/plain", "text/csv", false),
+            ("text/plain;q=0.5", "text/plain", true),
+            ("text/plain; Q = 0.000", "text/plain", false),
+            ("text/plain;q=0.001", "text/plain", true),
+            ("text/plain;q=0x", "text/plain", true),
+            ("application/json;q=0", "application/problem+json", false),
+            ("application/json;q=0, application/problem+json", "application/problem+json", true),
+            ("text/plain;q=0, text/plain", "text/plain", true),
+            ("*/*;q=0", "image/png", false),
+        ])
+    func zeroQuality(accept: String, contentType: String, admitted: Bool) async throws {
+        #expect(MediaRange.list(accept).admit(MediaRange(contentType)) == admitted)
+        let (network, _) = makeStubbedNetwork(answering: answering(contentType))
+        let request = GetUser(accept: accept, validates: true)
+        if admitted {
+            #expect(try await network.send(request) == User(id: 1, name: "Ada"))
+        } else {
+            await #expect(throws: NetworkError.self) { try await network.send(request) }
+        }
     }
 
     @Test("validation is turned off per request and in the configuration")
     func turnedOff() async throws {
-        let (network, _) = makeStubbedNetwork(answering: answering("text/plain"))
-        #expect(try await network.send(GetUser(validates: false)) == User(id: 1, name: "Ada"))
+        let page = Data("<html>".utf8)
+        let (network, _) = makeStubbedNetwork(answering: answering("text/html", body: page))
+        await #expect {
+            try await network.send(GetUser(validates: false))
+        } throws: { error in
+            guard case .decodingFailed(_, let response)? = error as? NetworkError else { return false }
+            return response.body == page
+        }
 
-        let (lenient, _) = makeStubbedNetwork(answering: answering("text/plain")) { $0.validatesContentType = false }
-        #expect(try await lenient.send(GetUser()) == User(id: 1, name: "Ada"))
-        await #expect(throws: NetworkError.self) { try await lenient.send(GetUser(validates: true)) }
+        let (lenient, _) = makeStubbedNetwork(answering: answering("text/html", body: page)) {
+            $0.validatesContentType = false
+        }
+        await #expect {
+            try await lenient.send(GetUser())
+        } throws: { error in
+            guard case .decodingFailed? = error as? NetworkError else { return false }
+            return true
+        }
+        await #expect {
+            try await lenient.send(GetUser(validates: true))
+        } throws: { error in
+            guard case .unacceptableContentType? = error as? NetworkError else { return false }
+            return true
+        }
     }
 
     @Test("a Data response is not checked by default, and is against its Accept header when asked")

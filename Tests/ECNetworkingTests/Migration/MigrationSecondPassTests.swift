@@ -170,6 +170,101 @@ struct MigrationSecondPassTests {
     }
 }
 
+/// ECNetworking 2.x and ELWebService decoded whatever an API labelled its JSON; ported code keeps
+/// working, and a body that is not what the request reads fails with the wrong type.
+@Suite("Migration: mislabelled bodies")
+struct MigrationContentTypeTests {
+    private struct Profile: Decodable, Sendable, Equatable {
+        var name: String
+    }
+
+    /// A 2.x request as ported: a `Decodable` response and nothing about content types.
+    private struct ProfileRequest: Request {
+        typealias Response = Profile
+
+        func buildRequest(with baseURL: URL) -> NetworkRequest {
+            NetworkRequest(url: baseURL.appendingPathComponent("profile"))
+        }
+    }
+
+    /// A request that decodes a non-JSON body itself (`name=…` lines), as 2.x requests did by
+    /// overriding their decoding.
+    private struct LegacyProfileRequest: Request {
+        typealias Response = Profile
+
+        func buildRequest(with baseURL: URL) -> NetworkRequest {
+            NetworkRequest(url: baseURL.appendingPathComponent("profile"))
+        }
+
+        func response(from data: Data, with decoder: JSONDecoder) throws -> Profile {
+            let text = String(decoding: data, as: UTF8.self)
+            guard text.hasPrefix("name=") else { throw LegacyFormatError() }
+            return Profile(name: String(text.dropFirst(5)))
+        }
+    }
+
+    private struct LegacyFormatError: Error {}
+
+    private static let profileJSON = Data(#"{"name":"Ada"}"#.utf8)
+
+    @Test(
+        "JSON labelled text/html or text/plain decodes over a real server, and an HTML page fails as the wrong type",
+        arguments: TransportKind.allCases)
+    func mislabelledJSONDecodes(kind: TransportKind) async throws {
+        let server = try LoopbackHTTPServer { request in
+            switch request.path {
+            case "/html/profile":
+                .response(status: 200, headers: ["Content-Type": "text/html; charset=utf-8"], body: Self.profileJSON)
+            case "/plain/profile":
+                .response(status: 200, headers: ["Content-Type": "text/plain"], body: Self.profileJSON)
+            default:
+                .response(status: 200, headers: ["Content-Type": "text/html"], body: Data("<html>login</html>".utf8))
+            }
+        }
+        defer { server.stop() }
+        for prefix in ["html", "plain"] {
+            try await kind.withNetwork(baseURL: server.baseURL.appendingPathComponent(prefix)) { network in
+                let profile = try await network.send(ProfileRequest())
+                #expect(profile == Profile(name: "Ada"))
+            }
+        }
+        try await kind.withNetwork(baseURL: server.baseURL.appendingPathComponent("portal")) { network in
+            do {
+                _ = try await network.send(ProfileRequest())
+                Issue.record("an HTML page decoded as a profile")
+            } catch NetworkError.unacceptableContentType(let response) {
+                #expect(response.body == Data("<html>login</html>".utf8))
+            }
+        }
+    }
+
+    @Test(
+        "a request's own decoding reads a non-JSON body, and its own error is not reported as the wrong type, on both networks",
+        arguments: [false, true])
+    func ownDecodingIsNotHeldToJSON(isFake: Bool) async throws {
+        func network(answering body: String) -> any Network {
+            let response = NetworkResponse(
+                statusCode: 200, headers: ["Content-Type": "text/plain"], body: Data(body.utf8))
+            if isFake {
+                let fake = FakeNetwork(baseURL: URL(string: "https://api.example.com")!)
+                fake.stub(LegacyProfileRequest.self, with: .networkResponse(response))
+                return fake
+            }
+            let session = MockSession()
+            session.stub(with: MockResponse(statusCode: 200, data: response.body, headers: response.headers))
+            return URLSessionNetwork(
+                configuration: NetworkConfiguration(baseURL: URL(string: "https://api.example.com")!), session: session)
+        }
+        #expect(try await network(answering: "name=Ada").send(LegacyProfileRequest()) == Profile(name: "Ada"))
+        do {
+            _ = try await network(answering: "<html>").send(LegacyProfileRequest())
+            Issue.record("a body the request could not read decoded")
+        } catch NetworkError.decodingFailed(let error, _) {
+            #expect(error is LegacyFormatError)
+        }
+    }
+}
+
 extension TransportKind {
     /// Whether the kind sends through a `URLSession`.
     var isURLSession: Bool { rawValue.hasPrefix("urlSession") }
