@@ -76,7 +76,9 @@ public protocol Network: AnyObject, Sendable {
     /// made them are not cancelled and carry on.
     func cancelAll()
 
-    /// Cancels every send in progress of one request type, and none of their callers.
+    /// Cancels every send in progress of one request type, and none of their callers. An `async`
+    /// send that an action of such a send awaits is cancelled with it; a completion-handler send
+    /// the action starts (a login shared with sends of other types) is not.
     func cancelAll<R: Request>(of requestType: R.Type)
 
     /// The number of sends in progress.
@@ -146,6 +148,11 @@ extension Network {
     }
 
     /// Starts `operation` in a task and delivers its one result to `completion`, on `queue` if given.
+    ///
+    /// The send belongs to its ``Cancellable`` alone: one started by an action of another send (a
+    /// login that a hand-written queue shares among every send waiting for it) is not cancelled
+    /// with that send, as an async send the action awaits is. The caller holds no task that could
+    /// be waiting for it, and others may be.
     func startSend<Value: Sendable>(
         on queue: DispatchQueue?,
         completion: @escaping @Sendable (Result<Value, any Error>) -> Void,
@@ -154,7 +161,12 @@ extension Network {
         let task = Task {
             let result: Result<Value, any Error>
             do {
-                result = .success(try await operation())
+                // The task took the starting send's link along with the other task-local values.
+                if SendCancellation.current != nil {
+                    result = .success(try await SendCancellation.$current.withValue(nil, operation: operation))
+                } else {
+                    result = .success(try await operation())
+                }
             } catch {
                 result = .failure(error)
             }

@@ -164,9 +164,10 @@ public final class URLSessionNetwork: Network, ActiveSendTracking {
     /// A send ends at once wherever the network makes it wait: in the queue, on the wire, in a
     /// retry's back-off, waiting for a token refresh, and in an action run under
     /// ``NetworkConfiguration/actionTimeout`` (the action's task is cancelled). An action without a
-    /// time limit is not interrupted: its send ends as cancelled when the action returns. Sends an
-    /// action makes during its send are cancelled with it; a token refresh shared with other sends
-    /// is not.
+    /// time limit is not interrupted: its send ends as cancelled when the action returns. An `async`
+    /// send an action makes during its send (awaited, or in a `Task {}`, which takes the
+    /// task-local context along) is cancelled with it; a completion-handler send the action
+    /// starts, one in `Task.detached`, and a token refresh shared with other sends are not.
     public func cancelAll() {
         activeSends.cancel()
     }

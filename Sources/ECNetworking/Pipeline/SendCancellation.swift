@@ -9,8 +9,10 @@
 /// ``isCancelled``. Code the library does not own (an action without a time limit) is not
 /// interrupted: the send ends as cancelled once it returns.
 ///
-/// A send started while another is in progress in the same task (a login sent by an action) is
-/// cancelled with it.
+/// A send started while another is in progress in the same task, or in a task that inherited its
+/// task-local values (a login an action awaits, or starts in `Task {}`), is cancelled with it. A
+/// completion-handler send is not (see `Network.startSend`): nothing awaits it but its caller's
+/// handler, and a login queue shares it among every send that waits.
 package struct SendCancellation: Sendable {
     /// The send the current task is running, if any.
     @TaskLocal package static var current: SendCancellation?
