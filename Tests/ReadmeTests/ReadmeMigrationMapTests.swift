@@ -162,10 +162,11 @@ struct ReadmeMigrationMapTests {
 
     @Test("a session of your own goes in when the network is made; a leading / replaces the base URL's path")
     func sessionAndPathResolution() async throws {
-        let session = MockSession()
-        session.stub(with: MockResponse(jsonObject: [["name": "Long Trail"]]))
         let baseURL = Self.baseURL
 
+        let session = MockSession()
+        // was: session.addStub(MockResponse(statusCode: 200, json: [["name": "Long Trail"]]))
+        session.stub(with: MockResponse(statusCode: 200, jsonObject: [["name": "Long Trail"]]))
         // was: service.session = TaggingSession() (ELWebService), client.dataTaskSource = … (Swallow)
         let network = URLSessionNetwork(
             configuration: NetworkConfiguration(baseURL: baseURL), session: TaggingSession(base: session))
