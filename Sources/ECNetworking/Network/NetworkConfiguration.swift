@@ -57,7 +57,9 @@ public struct NetworkConfiguration: Sendable {
     /// thread the send finished on (a server or command-line tool may never run the main queue).
     public var completionQueue: DispatchQueue?
     /// Called once after every send, successful or not, with its timings. The request it gets is
-    /// redacted with ``sensitiveData`` (see ``RequestMetrics/request``).
+    /// redacted with ``sensitiveData`` (see ``RequestMetrics/request``). A streamed send (a
+    /// stream, a download, an OpenAPI operation, each connection of a Server-Sent Events
+    /// subscription) is reported when its body ends, with the error that ended the body, if any.
     public var metricsHandler: (@Sendable (RequestMetrics) -> Void)?
     /// The largest body accepted, in bytes; a larger one stops the transfer and fails with
     /// ``NetworkError/responseTooLarge(limit:)``. Bytes are counted as they arrive (`Content-Length`

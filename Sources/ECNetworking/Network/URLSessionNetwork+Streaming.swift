@@ -33,8 +33,17 @@ extension URLSessionNetwork {
                     return ResponseStream(completeResponse: response)
                 }
                 response.unreadBody = nil
-                context.response = nil
-                if let progress { body.relay.whenEnded { progress.finish() } }
+                // The send is reported when the body ends (see `StageRunner.reportingMetrics`),
+                // with this head's status; the failure log hears of a body that breaks, too.
+                context.response = response
+                context.streamedBody = body.relay
+                if let loggingAction {
+                    let request = context.request
+                    body.relay.whenEnded { end in
+                        if let error = end.error { loggingAction.logFailure(of: request, error: error) }
+                    }
+                }
+                if let progress { body.relay.whenEnded { _ in progress.finish() } }
                 return ResponseStream(response: response, body: body)
             }
         } catch {
@@ -84,7 +93,7 @@ extension URLSessionNetwork {
             // An error page is no part of the transfer: progress counts only the body asked for.
             progress: isAcceptable
                 ? reading.progress.map { DownloadProgressCounter(handler: $0, headers: response.headers) } : nil,
-            onEnd: {
+            onEnd: { _ in
                 activeSends.unregister(registration)
                 if releasesSlotAtEnd { admission?.release() }
             })

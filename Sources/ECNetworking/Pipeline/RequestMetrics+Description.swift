@@ -26,6 +26,7 @@ extension RequestMetrics: CustomStringConvertible, CustomDebugStringConvertible,
                 "retriedBy": retriedBy,
                 "timings": timings,
                 "error": error.map { Redaction.forDescriptions.describe($0) } as Any,
+                "responseBodyByteCount": responseBodyByteCount as Any,
             ],
             displayStyle: .struct)
     }

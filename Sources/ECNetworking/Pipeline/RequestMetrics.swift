@@ -19,8 +19,14 @@ public struct RequestMetrics: Sendable {
     public var timings: NetworkTimings
     /// Why the send failed, or `nil` when it succeeded: the very error the caller got. Its
     /// descriptions redact secrets, but what it carries (a ``NetworkResponse`` and its request) is
-    /// as received and sent.
+    /// as received and sent. For a streamed send (a stream, a download, a Server-Sent Events
+    /// connection, an OpenAPI operation) it is also the error that ended the body, when the
+    /// transfer broke, went idle too long or grew too large after the head.
     public var error: (any Error)?
+    /// How many bytes of the last response's body arrived, or `nil` when no response did. A
+    /// streamed send is reported when its body ends, so this counts the bytes to that end:
+    /// those of a download that broke at 90 % are there.
+    public var responseBodyByteCount: Int64?
 
     /// Creates metrics.
     public init(
@@ -29,7 +35,8 @@ public struct RequestMetrics: Sendable {
         attempts: Int,
         retriedBy: [RetryRequester] = [],
         timings: NetworkTimings,
-        error: (any Error)?
+        error: (any Error)?,
+        responseBodyByteCount: Int64? = nil
     ) {
         self.request = request
         self.statusCode = statusCode
@@ -37,5 +44,6 @@ public struct RequestMetrics: Sendable {
         self.retriedBy = retriedBy
         self.timings = timings
         self.error = error
+        self.responseBodyByteCount = responseBodyByteCount
     }
 }

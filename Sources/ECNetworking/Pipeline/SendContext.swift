@@ -1,6 +1,6 @@
 /// What one send has learnt so far, for its metrics: the request as last sent, the attempts, the
 /// last response, and the timings.
-package struct SendContext {
+package struct SendContext: Sendable {
     /// When the send began; read only for someone who reads the send's whole duration (the
     /// metrics hook, an integration, the logging action), since every reading of the clock costs.
     let start: SendMoment?
@@ -30,6 +30,11 @@ package struct SendContext {
     /// The multipart body the send encoded, which its retries send again; its temporary file, if
     /// any, goes with the context when the send ends.
     var encodedMultipart: EncodedMultipartBody?
+    /// The body of a streamed send, still arriving when the send returns its head: the send is
+    /// reported when it ends (see `StageRunner.reportingMetrics`).
+    var streamedBody: BodyRelay?
+    /// How many bytes of the streamed body arrived, once it has ended.
+    var streamedByteCount: Int64?
 
     /// Whether the sending task or the send itself was cancelled.
     var isCancelled: Bool {
@@ -113,7 +118,8 @@ package struct SendContext {
             attempts: attempts,
             retriedBy: retriedBy,
             timings: timings,
-            error: error
+            error: error,
+            responseBodyByteCount: streamedByteCount ?? response.map { Int64($0.body.count) }
         )
     }
 }

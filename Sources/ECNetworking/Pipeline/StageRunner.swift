@@ -62,7 +62,11 @@ package struct StageRunner: Sendable {
             let value =
                 context.observations.isEmpty
                 ? try await body(&context) : try await withinObservations(context.observations, &context, body)
-            report(context, error: nil)
+            if let streamedBody = context.streamedBody {
+                reportWhenEnded(streamedBody, context, failureActions: failureActions)
+            } else {
+                report(context, error: nil)
+            }
             return value
         } catch {
             // Like every other action, they get the request as sent, unredacted.
@@ -71,6 +75,30 @@ package struct StageRunner: Sendable {
             }
             report(context, error: error)
             throw error
+        }
+    }
+
+    /// Reports a send that returned its head with `body` still arriving once the body ends: a
+    /// download that breaks at 90 % is a failed send, with its status and the bytes that came,
+    /// not a success timed at its head. A body that ends in an error goes to the failure actions
+    /// too.
+    private func reportWhenEnded(
+        _ body: BodyRelay, _ context: SendContext, failureActions: [any RequestFailedAction]
+    ) {
+        var atHead = context
+        atHead.streamedBody = nil
+        // What only the attempts needed: a multipart upload's file goes now, as with any send.
+        atHead.encodedMultipart = nil
+        atHead.stagesOfFirstAttempt = nil
+        body.whenEnded { [self, atHead] end in
+            var ended = atHead
+            ended.streamedByteCount = end.byteCount
+            if let error = end.error {
+                for action in failureActions {
+                    action.requestFailed(ended.request, error: error)
+                }
+            }
+            report(ended, error: end.error)
         }
     }
 

@@ -39,9 +39,11 @@ final class BodyRelay: DeadlineTarget, Sendable {
         /// When the latest chunk arrived, for the idle timer.
         var lastActivity: ContinuousClock.Instant
         /// Called once when the relay ends, whichever way.
-        var endHandlers: [@Sendable () -> Void] = []
+        var endHandlers: [@Sendable (BodyEnd) -> Void] = []
         /// Set while the end handlers run, before `ending` is: whoever ends the relay first.
         var isEnding = false
+        /// How the relay ended, for a handler added after: set with `isEnding`.
+        var end: BodyEnd?
         var idleTimeout: Duration?
         var progress: DownloadProgressCounter?
 
@@ -62,7 +64,7 @@ final class BodyRelay: DeadlineTarget, Sendable {
     ///   - progress: Told of every chunk that arrives.
     ///   - onEnd: Called exactly once, when the relay ends; at once if it has ended already.
     func configure(
-        idleTimeout: Duration?, progress: DownloadProgressCounter?, onEnd: @escaping @Sendable () -> Void
+        idleTimeout: Duration?, progress: DownloadProgressCounter?, onEnd: @escaping @Sendable (BodyEnd) -> Void
     ) {
         state.withLock { state in
             state.idleTimeout = idleTimeout
@@ -71,14 +73,17 @@ final class BodyRelay: DeadlineTarget, Sendable {
         whenEnded(onEnd)
     }
 
-    /// Calls `handler` once when the relay ends; at once if it has ended already.
-    func whenEnded(_ handler: @escaping @Sendable () -> Void) {
-        let hasEnded = state.withLock { state -> Bool in
-            guard !state.isEnding else { return true }
-            state.endHandlers.append(handler)
-            return false
+    /// Calls `handler` once when the relay ends, with how it ended; at once if it has ended
+    /// already. Handlers run before a consumer waiting for the next chunk hears of the end.
+    func whenEnded(_ handler: @escaping @Sendable (BodyEnd) -> Void) {
+        let ended = state.withLock { state -> BodyEnd? in
+            guard state.isEnding else {
+                state.endHandlers.append(handler)
+                return nil
+            }
+            return state.end
         }
-        if hasEnded { handler() }
+        if let ended { handler(ended) }
     }
 
     // MARK: - The consumer
@@ -219,14 +224,16 @@ final class BodyRelay: DeadlineTarget, Sendable {
     /// recorded, so a consumer that sees the end finds them done: a send that threw is no longer
     /// counted as active.
     private func end(with outcome: Result<Void, any Error>, keepingUnreadBytes: Bool = false) {
-        let handlers = state.withLock { state -> [@Sendable () -> Void]? in
+        let ended = state.withLock { state -> (BodyEnd, [@Sendable (BodyEnd) -> Void])? in
             guard !state.isEnding else { return nil }
             state.isEnding = true
+            let end = BodyEnd(error: outcome.failure, byteCount: state.receivedBytes)
+            state.end = end
             defer { state.endHandlers = [] }
-            return state.endHandlers
+            return (end, state.endHandlers)
         }
-        guard let handlers else { return }
-        for handler in handlers { handler() }
+        guard let (end, handlers) = ended else { return }
+        for handler in handlers { handler(end) }
         let (ending, source) = state.withLock { state in
             state.ending = outcome
             let ending = Ending(
@@ -259,5 +266,22 @@ final class BodyRelay: DeadlineTarget, Sendable {
         let producer: UnsafeContinuation<Void, Never>?
         let reader: Task<Void, Never>?
         let idleDeadline: DeadlineScheduler.Token?
+    }
+}
+
+/// How a streamed body ended, for those who report a send at its body's end.
+struct BodyEnd: Sendable {
+    /// Why the body ended early (a broken connection, the idle timeout, the size limit, a
+    /// cancellation, the consumer letting the stream go), or `nil` when it was read to its end.
+    let error: (any Error)?
+    /// The body's bytes that arrived, read or not.
+    let byteCount: Int64
+}
+
+extension Result {
+    /// The error of a failure; `nil` for a success.
+    fileprivate var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
     }
 }

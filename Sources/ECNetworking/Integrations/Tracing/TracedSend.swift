@@ -47,11 +47,19 @@
                 defer { state.attemptSpan = span }
                 return state.attemptSpan
             }
-            // Not expected: the runner ends every attempt before the next begins.
+            // Not expected: the runner ends every attempt before the next begins, and only the
+            // last attempt's body can still be arriving.
             previous?.end()
         }
 
         func attemptEnded(response: NetworkResponse?, error: (any Error)?) {
+            // A head whose body is still arriving (a stream, a download) is not the end of the
+            // request: its span stays open, with the status, until the send ends with the body.
+            if let response, error == nil, response.unreadBody != nil {
+                let span = state.withLock { $0.attemptSpan }
+                span?.attributes["http.response.status_code"] = response.statusCode
+                return
+            }
             guard let span = state.withLock({ $0.attemptSpan.take() }) else { return }
             finish(span, statusCode: response?.statusCode, error: error)
         }
