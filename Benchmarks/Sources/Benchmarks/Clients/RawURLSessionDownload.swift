@@ -15,7 +15,7 @@ import Synchronization
 /// write its own temporary file, through another path.
 struct RawURLSessionDownload: Sendable {
     /// One session for the process: FoundationNetworking crashes in libcurl teardown when sessions
-    /// come and go (DESIGN.md §4).
+    /// come and go (the Linux notes of the library's documentation say more).
     private static let delegate = RawDownloadDelegate()
     private static let session = URLSession(
         configuration: LoopbackScenario.sessionConfiguration(), delegate: delegate, delegateQueue: nil)

@@ -14,7 +14,7 @@ struct TransferClient: Sendable {
 
     /// The URLSession transport of every library client in the process, of the raw client's
     /// configuration, made once: FoundationNetworking crashes in libcurl teardown when sessions
-    /// come and go (DESIGN.md §4).
+    /// come and go (the Linux notes of the library's documentation say more).
     private static let urlSessionTransport = URLSessionTransport(configuration: LoopbackScenario.sessionConfiguration())
 
     /// The number of actions of each library client: as in the loopback scenarios, one that adds a

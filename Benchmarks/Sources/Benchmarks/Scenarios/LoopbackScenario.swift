@@ -9,7 +9,7 @@ import Foundation
 /// `dataTask(with:completionHandler:)` bridged to async, `JSONDecoder`) and through
 /// `URLSessionNetwork` (B: a `URLSession` of the same configuration, logging off, two trivial
 /// actions; C: the same over the library's default `URLSessionTransport`; D: B without the
-/// per-attempt timeout), sequentially and 64 at a time. DESIGN.md §6: B/A ≤ 1.05 in time per request.
+/// per-attempt timeout), sequentially and 64 at a time. The bar: B/A ≤ 1.05 in time per request.
 struct LoopbackScenario {
     /// Small counts.
     var quick: Bool

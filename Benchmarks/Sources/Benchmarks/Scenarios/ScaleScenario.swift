@@ -1,7 +1,7 @@
 import ECNetworking
 
 /// Scenario 3: memory over many sends, the concurrency limit under 10,000 sends, and cancelling
-/// 10,000 queued sends. DESIGN.md §6: memory back at its starting level (no growth per request);
+/// 10,000 queued sends. The bars: memory back at its starting level (no growth per request);
 /// never more than 64 in flight; cancelling well under a second.
 struct ScaleScenario {
     /// Small counts (only the memory run is shortened; the other two are short already).
