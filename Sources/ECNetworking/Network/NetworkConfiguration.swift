@@ -116,7 +116,8 @@ public struct NetworkConfiguration: Sendable {
     public var streamIdleTimeout: Duration?
     /// Whether a streamed send keeps its ``maximumConcurrentRequests`` slot until its body ends;
     /// `false` by default, so that long streams (events, token streams) do not starve other
-    /// requests: the slot is freed when the head arrives.
+    /// requests: the slot is freed when the head arrives. A download always keeps its slot until
+    /// its body ends: its body is the transfer the limit bounds.
     public var streamsHoldConcurrencySlot: Bool
     /// The integrations that follow every send (tracing, metrics); set through their own
     /// properties, such as `tracer` and `metricsFactory`.

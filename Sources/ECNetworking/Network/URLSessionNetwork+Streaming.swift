@@ -25,7 +25,9 @@ extension URLSessionNetwork {
         let progress = progress?.forOneSend()
         do {
             return try await runner.reportingMetrics(of: request) { context in
-                context.bodyReading = BodyReading(streams: true, progress: progress, requestType: requestType)
+                context.bodyReading = BodyReading(
+                    streams: true, progress: progress, requestType: requestType,
+                    holdsSlotUntilBodyEnds: BodyReading.isDownloading)
                 var response = try await perform(
                     request, requestType: requestType, priority: priority, context: &context)
                 guard let body = response.unreadBody else {
@@ -80,7 +82,8 @@ extension URLSessionNetwork {
         let acceptable = wire.request.acceptableStatusCodes ?? configuration.acceptableStatusCodes
         let isAcceptable = acceptable.contains(response.statusCode)
         let keepsStreaming = reading.streams && isAcceptable
-        let releasesSlotAtEnd = keepsStreaming && holdsSlot && configuration.streamsHoldConcurrencySlot
+        let releasesSlotAtEnd =
+            keepsStreaming && holdsSlot && (configuration.streamsHoldConcurrencySlot || reading.holdsSlotUntilBodyEnds)
         if releasesSlotAtEnd { holdsSlot = false }
         // `cancelAll` reaches the body through a cancellation of its own, since the send's ends
         // when the head is returned.

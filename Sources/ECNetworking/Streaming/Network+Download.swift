@@ -41,7 +41,9 @@ extension Network {
         progress: TransferProgressHandler? = nil
     ) async throws -> DownloadedFile {
         try FileDownload.checkDestination(destination)
-        let stream = try await stream(request, priority: priority, progress: progress)
+        let stream = try await BodyReading.$isDownloading.withValue(true) {
+            try await self.stream(request, priority: priority, progress: progress)
+        }
         return try await FileDownload.save(stream, to: destination)
     }
 
@@ -54,7 +56,9 @@ extension Network {
         progress: TransferProgressHandler? = nil
     ) async throws -> DownloadedFile {
         try FileDownload.checkDestination(destination)
-        let stream = try await stream(request, priority: priority, progress: progress)
+        let stream = try await BodyReading.$isDownloading.withValue(true) {
+            try await self.stream(request, priority: priority, progress: progress)
+        }
         return try await FileDownload.save(stream, to: destination)
     }
 }
