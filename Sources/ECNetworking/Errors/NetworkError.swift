@@ -8,6 +8,10 @@ import Foundation
 ///
 /// Errors thrown by your own actions and by ``Request/buildRequest(with:)`` pass through
 /// unchanged; everything else is one of these cases.
+///
+/// The cases, and what each carries, change only in a new major version: a minor version adds
+/// none, so an exhaustive `switch` keeps compiling until then (new kinds of failure arrive inside
+/// ``transport(_:)`` or ``invalidRequest(reason:)``).
 public enum NetworkError: Error, Sendable {
     /// The request could not be sent as built: a malformed URL, a header with a line break, a
     /// URL that cannot take a query. Nothing went on the wire.

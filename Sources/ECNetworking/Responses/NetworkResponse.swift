@@ -53,7 +53,8 @@ public struct NetworkResponse: Sendable {
         _modify { yield &storage.unique.value.unreadBody }
     }
 
-    /// The body; another name for ``body``.
+    /// The body; another name for ``body``, kept for code written against ECNetworking 2.x's
+    /// `NetworkResponse.data`.
     public var data: Data { body }
 
     /// Creates a response from its parts, for actions that replace a response and for tests.

@@ -71,6 +71,10 @@ where Chunks.Element == Data {
 extension AsyncSequence where Self: Sendable, Element == Data {
     /// The chunks read as Server-Sent Events, with lines up to `maximumLineLength` bytes and events
     /// of up to `maximumEventSize` bytes of data.
+    ///
+    /// Public on purpose: it parses an event stream from any source of bytes (a body another
+    /// client received, a file of recorded events in a test), with the same limits as a
+    /// subscription.
     public func serverSentEvents(
         maximumLineLength: Int = ServerSentEventParser.defaultMaximumLineLength,
         maximumEventSize: Int = ServerSentEventParser.defaultMaximumEventSize

@@ -25,6 +25,8 @@ public protocol SessionTask: Sendable {
     func cancel()
 }
 
+// Public on purpose: a `URLSession` of the app's own (its configuration, its delegate) goes in as
+// `URLSessionNetwork(configuration:session:)`, as ELWebService's `service.session` took one.
 extension URLSession: Session {
     /// Creates a data task with a completion handler, which works on every platform
     /// (`data(for:)` is missing on older FoundationNetworking).
