@@ -333,3 +333,11 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         }
     }
 }
+
+extension LoopbackHTTPServer.Reply {
+    /// A 204 sent only once `gate` is signalled (or after 30 s): a login that answers when the test
+    /// says so, rather than after a delay a loaded machine could outrun.
+    public static func noContent(after gate: DispatchSemaphore) -> Self {
+        .raw(Data(), gate: gate, rest: Data("HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n".utf8))
+    }
+}

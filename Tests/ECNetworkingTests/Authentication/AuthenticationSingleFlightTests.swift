@@ -198,7 +198,7 @@ struct AuthenticationSingleFlightTests {
         // the cancellation on a loaded machine.
         let loginGate = DispatchSemaphore(value: 0)
         let loginServer = try LoopbackHTTPServer { _ in
-            .raw(Data(), gate: loginGate, rest: Data("HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n".utf8))
+            .noContent(after: loginGate)
         }
         defer {
             loginGate.signal()

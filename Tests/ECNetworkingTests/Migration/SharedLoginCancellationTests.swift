@@ -88,7 +88,7 @@ struct SharedLoginCancellationTests {
         let loginGate = DispatchSemaphore(value: 0)
         let server = try LoopbackHTTPServer { request in
             request.path == "/login"
-                ? .raw(Data(), gate: loginGate, rest: Data("HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n".utf8))
+                ? .noContent(after: loginGate)
                 : .response(status: 204)
         }
         defer {

@@ -27,19 +27,11 @@ struct PromiseMatrixBodyEndTests {
         // the head and the 400 bytes before the close, so the body breaks after its head, over
         // any transport and however loaded the machine.
         let head = Data("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\nConnection: close\r\n\r\n".utf8)
-        let server = try LoopbackHTTPServer { _ in
-            .raw(head + Data(repeating: UInt8(ascii: "a"), count: Self.prefixCount))
-        }
-        defer { server.stop() }
-        let folder = try ScratchFolder()
-        defer { folder.remove() }
         let observers = MatrixObservers()
-
-        try await kind.withNetwork(baseURL: server.baseURL, configure: observers.observe) { network in
-            network.add(action: observers.failureAction)
-            let request = NetworkRequest(url: server.baseURL.appendingPathComponent("file"))
+        let reply = LoopbackHTTPServer.Reply.raw(head + Data(repeating: UInt8(ascii: "a"), count: Self.prefixCount))
+        try await Self.withObservedNetwork(kind, answering: reply, observers: observers) { network, request, folder in
             await #expect(throws: NetworkError.self) {
-                try await way.run(request, through: network, folder: folder.url)
+                try await way.run(request, through: network, folder: folder)
             }
         }
 
@@ -78,22 +70,16 @@ struct PromiseMatrixBodyEndTests {
         arguments: streamedWays, TransportKind.allCases)
     func wholeBodyIsReportedAtItsEnd(way: SendWay, kind: TransportKind) async throws {
         let body = Data(repeating: UInt8(ascii: "b"), count: 3_000)
-        let server = try LoopbackHTTPServer { _ in .response(status: 200, body: body) }
-        defer { server.stop() }
-        let folder = try ScratchFolder()
-        defer { folder.remove() }
         let observers = MatrixObservers()
-
-        try await kind.withNetwork(baseURL: server.baseURL, configure: observers.observe) { network in
-            network.add(action: observers.failureAction)
-            let request = NetworkRequest(url: server.baseURL.appendingPathComponent("file"))
+        try await Self.withObservedNetwork(kind, answering: .response(status: 200, body: body), observers: observers) {
+            network, request, folder in
             if way == .stream {
                 let stream = try await network.stream(request)
                 // The body has not been read: the send has not ended.
                 #expect(observers.metrics.all.isEmpty)
                 #expect(try await stream.collect() == body)
             } else {
-                let outcome = try await way.run(request, through: network, folder: folder.url)
+                let outcome = try await way.run(request, through: network, folder: folder)
                 #expect(outcome.body == body)
             }
         }
@@ -108,17 +94,12 @@ struct PromiseMatrixBodyEndTests {
 
     @Test("a stream let go before its body ends is reported once, as cancelled", arguments: TransportKind.allCases)
     func streamLetGoIsCancelled(kind: TransportKind) async throws {
-        let server = try LoopbackHTTPServer { _ in
-            .stall(status: 200, declaredLength: 1_000_000, prefix: Data(repeating: UInt8(ascii: "c"), count: 100))
-        }
-        defer { server.stop() }
         let observers = MatrixObservers()
-
-        try await kind.withNetwork(baseURL: server.baseURL, configure: observers.observe) { network in
-            network.add(action: observers.failureAction)
+        let reply = LoopbackHTTPServer.Reply.stall(
+            status: 200, declaredLength: 1_000_000, prefix: Data(repeating: UInt8(ascii: "c"), count: 100))
+        try await Self.withObservedNetwork(kind, answering: reply, observers: observers) { network, request, _ in
             do {
-                let stream = try await network.stream(
-                    NetworkRequest(url: server.baseURL.appendingPathComponent("file")))
+                let stream = try await network.stream(request)
                 #expect(stream.response.statusCode == 200)
             }
             try await waitUntil { observers.metrics.all.count == 1 }
@@ -130,5 +111,22 @@ struct PromiseMatrixBodyEndTests {
         #expect(observers.failures.all.count == 1)
         try await Task.sleep(for: .milliseconds(50))
         #expect(observers.metrics.all.count == 1)
+    }
+
+    /// Runs `body` with a network of `kind` that `observers` watch (every observer, and a failure
+    /// action), a request for `/file` of a server that answers every request with `reply`, and a
+    /// scratch folder.
+    private static func withObservedNetwork(
+        _ kind: TransportKind, answering reply: LoopbackHTTPServer.Reply, observers: MatrixObservers,
+        _ body: (URLSessionNetwork, NetworkRequest, URL) async throws -> Void
+    ) async throws {
+        let server = try LoopbackHTTPServer { _ in reply }
+        defer { server.stop() }
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+        try await kind.withNetwork(baseURL: server.baseURL, configure: observers.observe) { network in
+            network.add(action: observers.failureAction)
+            try await body(network, NetworkRequest(url: server.baseURL.appendingPathComponent("file")), folder.url)
+        }
     }
 }
