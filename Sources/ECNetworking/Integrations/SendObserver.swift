@@ -33,6 +33,8 @@ protocol SendObservation: Sendable {
     func refreshStarted()
     /// Runs the whole send, its actions included, in the observer's context: a tracer's send
     /// span is the parent of whatever the actions send (a login inside a refresh).
+    // On the sending task's executor: `body` captures the send's `inout` context (see
+    // `StageRunner.nest`), which may not be sent to another executor.
     nonisolated(nonsending) func withinSend<Value>(
         _ body: nonisolated(nonsending) () async throws -> Value
     ) async throws -> Value
@@ -47,6 +49,7 @@ extension SendObservation {
     func attemptOnWire(_ request: NetworkRequest) {}
     func attemptEnded(response: NetworkResponse?, error: (any Error)?) {}
     func refreshStarted() {}
+    // On the sending task's executor, as the requirement says: `body` holds the `inout` context.
     nonisolated(nonsending) func withinSend<Value>(
         _ body: nonisolated(nonsending) () async throws -> Value
     ) async throws -> Value {

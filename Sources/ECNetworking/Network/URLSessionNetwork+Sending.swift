@@ -7,6 +7,8 @@ import Foundation
 extension URLSessionNetwork {
     /// Runs `request` through the ``StageRunner`` as a send that `cancelAll` can cancel, with
     /// the network's transport.
+    // Inlined into each send and run on the caller's executor: no async frame of its own, and the
+    // `inout` context and `track`'s non-`Sendable` closure pass without an executor switch.
     @inline(__always) nonisolated(nonsending) func perform(
         _ request: NetworkRequest,
         requestType: ObjectIdentifier?,
@@ -34,6 +36,8 @@ extension URLSessionNetwork {
     /// Encodes, waits for a slot, tells the began actions, and sends; the slot is freed as soon as
     /// the transport is done, so slow completed actions do not hold it. With coalescing on, an
     /// identical GET in progress is joined instead, without a slot (see `sendCoalesced`).
+    // Inlined into the runner's transport step and run on its executor, as the stages are: no
+    // async frame and no executor switch of its own on every attempt.
     @inline(__always) nonisolated(nonsending) fileprivate func transmit(
         _ request: NetworkRequest,
         priority: RequestPriority,
@@ -83,6 +87,8 @@ extension URLSessionNetwork {
 private struct SessionAttemptTransport: AttemptTransport {
     let network: URLSessionNetwork
 
+    // On the runner's executor, as `AttemptTransport` requires, so the `inout` context stays put;
+    // inlined into the runner's specialized stages, so this forwarding costs no async frame.
     @inline(__always) nonisolated(nonsending) func transmit(
         _ request: NetworkRequest,
         priority: RequestPriority,

@@ -72,6 +72,8 @@ package final class ActiveSendRegistry: Sendable {
     ///
     /// - Throws: ``NetworkError/invalidated`` without running `body` once ``close()`` was called;
     ///   otherwise what `body` throws.
+    // Inlined into every send and run on the caller's executor (as `body` is): no async frame of
+    // its own, and the send's non-`Sendable` closure is called without an executor switch.
     @inline(__always) nonisolated(nonsending) package func track<Value>(
         _ requestType: ObjectIdentifier?,
         _ body: nonisolated(nonsending) (SendCancellation) async throws -> Value
@@ -102,6 +104,8 @@ package final class ActiveSendRegistry: Sendable {
     /// Tracks a part of a send that outlives ``track(_:isolation:_:)``, the body of a streamed
     /// send, until ``unregister(_:)``: `cancelAll` cancels `cancellation` meanwhile, and the
     /// activity count includes it. Returns the slot to unregister.
+    // Inlined since `track` registered every send through it; its one caller now, a streamed
+    // body's registration, still costs the lock and no call.
     @inline(__always) package func register(_ requestType: ObjectIdentifier?, cancellation: SendCancellation) -> Int {
         state.withLock { state in
             let slot = state.insert(Send(requestType: requestType, cancellation: cancellation))
@@ -111,6 +115,8 @@ package final class ActiveSendRegistry: Sendable {
     }
 
     /// Stops tracking what ``register(_:cancellation:)`` registered in `slot`.
+    // Inlined into `track`'s `defer`, which every send runs: the unregistration costs the lock
+    // and no call.
     @inline(__always) package func unregister(_ slot: Int) {
         state.withLock { state in
             state.remove(at: slot)

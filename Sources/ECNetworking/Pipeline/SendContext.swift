@@ -79,6 +79,8 @@ package struct SendContext: Sendable {
 
     /// `form` encoded: the encoding an earlier attempt made, when it encoded the same form, or a
     /// new one, which replaces it (and so removes its file first).
+    // On the caller's executor: `transmit` calls it on its `inout` context, which it changes in
+    // place, without an executor switch.
     nonisolated(nonsending) mutating func encodedMultipart(
         _ form: MultipartFormData
     ) async throws -> EncodedMultipartBody {

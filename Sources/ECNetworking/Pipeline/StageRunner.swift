@@ -7,6 +7,8 @@
 /// sent in ``SendContext/request``, and returns the response with its request set.
 package protocol AttemptTransport {
     /// Sends `request`, as the will-begin actions left it, and returns the response.
+    // On the runner's executor: the send's `inout` context is handed over and back without an
+    // executor switch at every attempt.
     nonisolated(nonsending) func transmit(
         _ request: NetworkRequest,
         priority: RequestPriority,
@@ -43,6 +45,8 @@ package struct StageRunner: Sendable {
     /// whether it returns or throws, with the request redacted. A send that throws is also
     /// reported, once, to the ``RequestFailedAction``s: every send, typed, raw or through storage,
     /// passes here exactly once with its final error, decoding failures included.
+    // Inlined into each send (one async frame fewer) and run on the caller's executor, as `body`
+    // is, so `body` and the `inout` context it takes need no executor switch.
     @inline(__always) nonisolated(nonsending) package func reportingMetrics<Value>(
         of request: NetworkRequest,
         _ body: nonisolated(nonsending) (inout SendContext) async throws -> Value
@@ -104,6 +108,8 @@ package struct StageRunner: Sendable {
 
     /// Runs `body` inside every observation's ``SendObservation/withinSend(_:)``, with the
     /// observations bound for ``ObservedSend``.
+    // On the sending task's executor, as `body` is: `body` takes the `inout` context and is not
+    // `Sendable`, so it is passed on without an executor switch.
     nonisolated(nonsending) private func withinObservations<Value>(
         _ observations: [any SendObservation],
         _ context: inout SendContext,
@@ -114,6 +120,8 @@ package struct StageRunner: Sendable {
         }
     }
 
+    // As `withinObservations`: each level's closure captures the `inout` context, which must stay
+    // on the sending task's executor.
     nonisolated(nonsending) private func nest<Value>(
         _ observations: ArraySlice<any SendObservation>,
         _ context: inout SendContext,
@@ -155,6 +163,8 @@ package struct StageRunner: Sendable {
     /// ``RetryPolicy/maximumAttempts``. A retry refused for want of allowance ends the send with
     /// the error named after who asked: ``NetworkError/retryLimitReached(attempts:response:)`` for
     /// an action, ``NetworkError/retriesExhausted(attempts:lastError:)`` for the policy.
+    // Inlined into the send (one async frame fewer) and run on the caller's executor, so the
+    // `inout` context is used in place, without an executor switch.
     @inline(__always) nonisolated(nonsending) package func run<Transport: AttemptTransport>(
         _ request: NetworkRequest,
         priority: RequestPriority,
@@ -207,6 +217,7 @@ package struct StageRunner: Sendable {
     }
 
     /// Runs one attempt and tells the integrations how it ended.
+    // Inlined into `run` (one async frame fewer per attempt), on the caller's executor as `run` is.
     @inline(__always) nonisolated(nonsending) private func attempt<Transport: AttemptTransport>(
         _ request: NetworkRequest,
         carrying carriedProperties: CustomProperties?,
@@ -235,6 +246,8 @@ package struct StageRunner: Sendable {
 
     /// Runs one attempt's stages: will-begin, transport, response-began, completed, validation.
     /// The attempt sends `request` as built, with `carriedProperties` when a retry carries them.
+    // Inlined into `attempt` (one async frame fewer per attempt) and run on the caller's executor,
+    // so the actions and the transport step are called with the `inout` context and no switch.
     @inline(__always) nonisolated(nonsending) private func runStages<Transport: AttemptTransport>(
         of request: NetworkRequest,
         carrying carriedProperties: CustomProperties?,

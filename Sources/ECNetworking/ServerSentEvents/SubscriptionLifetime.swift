@@ -69,6 +69,8 @@ final class SubscriptionLifetime: Sendable {
 
     /// Runs `body` (making a connection, waiting to reconnect) so that ending the subscription
     /// cancels it.
+    // On the caller's executor, as `SendCancellation.run` requires of the non-`Sendable` `body` it
+    // passes on: the connection's work runs where the subscription's iterator runs.
     nonisolated(nonsending) func run<Value>(
         _ body: nonisolated(nonsending) () async throws -> Value
     ) async throws -> Value {

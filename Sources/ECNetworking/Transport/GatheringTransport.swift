@@ -46,6 +46,8 @@ final class TransportRoute: Sendable {
     }
 
     /// `hop` as it goes on the wire: with the stored cookies for its URL.
+    // Inlined into the start of every hop: without a cookie store it is then a `nil` check, not
+    // a call that takes and returns the request.
     @inline(__always) func sent(_ hop: TransportRequest) -> TransportRequest {
         guard let cookies else { return hop }
         return cookies.adding(to: hop)

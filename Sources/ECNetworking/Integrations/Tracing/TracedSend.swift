@@ -27,6 +27,8 @@
 
         /// Runs the send with its span as the current context, so that whatever its actions send
         /// (a login inside a credential refresh, which inherits it) is traced as part of it.
+        // On the sending task's executor, as `SendObservation` requires: `body` holds the send's
+        // `inout` context, so the span costs the send no executor switch.
         nonisolated(nonsending) func withinSend<Value>(
             _ body: nonisolated(nonsending) () async throws -> Value
         ) async throws -> Value {
