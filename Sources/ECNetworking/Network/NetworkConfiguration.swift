@@ -56,8 +56,10 @@ public struct NetworkConfiguration: Sendable {
     /// The queue completion handlers are called on; `nil`, the default, calls them on whichever
     /// thread the send finished on (a server or command-line tool may never run the main queue).
     public var completionQueue: DispatchQueue?
-    /// Called once after every send, successful or not, with its timings. The request it gets is
-    /// redacted with ``sensitiveData`` (see ``RequestMetrics/request``). A streamed send (a
+    /// Called once after every send, successful or not, with its timings; not for a request whose
+    /// ``Request/buildRequest(with:)`` threw (nothing was sent) nor for an answer a response store
+    /// gave without a network call. The request it gets is redacted with ``sensitiveData`` (see
+    /// ``RequestMetrics/request``). A streamed send (a
     /// stream, a download, an OpenAPI operation, each connection of a Server-Sent Events
     /// subscription) is reported when its body ends, with the error that ended the body, if any.
     public var metricsHandler: (@Sendable (RequestMetrics) -> Void)?

@@ -43,8 +43,10 @@ package struct StageRunner: Sendable {
 
     /// Runs one send of `request` and hands its metrics to the configuration's hook exactly once,
     /// whether it returns or throws, with the request redacted. A send that throws is also
-    /// reported, once, to the ``RequestFailedAction``s: every send, typed, raw or through storage,
-    /// passes here exactly once with its final error, decoding failures included.
+    /// reported, once, to the ``RequestFailedAction``s: every send that goes to the network, typed,
+    /// raw or through storage, passes here exactly once with its final error, decoding failures
+    /// included (a request whose building threw, and a store's answer, never get here). A send
+    /// that returns its head with the body still arriving is reported when the body ends.
     // Inlined into each send (one async frame fewer) and run on the caller's executor, as `body`
     // is, so `body` and the `inout` context it takes need no executor switch.
     @inline(__always) nonisolated(nonsending) package func reportingMetrics<Value>(
