@@ -61,8 +61,10 @@ extension Network {
     ///
     /// Each connection is a ``stream(_:priority:progress:)-(R,_,_)`` send, with every action stage,
     /// `Accept: text/event-stream`, and ``NetworkConfiguration/streamIdleTimeout`` over its body
-    /// (servers send a comment line now and then to keep a quiet stream alive). A response that is
-    /// not `text/event-stream` fails with ``NetworkError/unacceptableContentType(_:)``. Events are
+    /// (servers send a comment line now and then to keep a quiet stream alive). As the standard
+    /// says, only a 200 is an event stream: another success (a 201, a 206) fails with
+    /// ``NetworkError/unacceptableStatusCode(_:)``, and a response that is not
+    /// `text/event-stream` with ``NetworkError/unacceptableContentType(_:)``; neither reconnects. Events are
     /// read as the loop asks for them (see ``ServerSentEventSubscription``); one whose data passes
     /// `maximumEventSize` bytes (1 MiB by default) fails with
     /// ``ServerSentEventError/eventTooLarge(limit:)``.

@@ -131,6 +131,12 @@ public struct ServerSentEventSubscription: AsyncSequence, Sendable {
                 stream.stop(with: NetworkError.cancelled)
                 return false
             }
+            // The standard reads events from a 200 alone: another success (a 206 of a range, a
+            // 201) is not an event stream to resume, and a new connection would get it again.
+            guard stream.statusCode == 200 else {
+                stream.stop(with: NetworkError.cancelled)
+                throw NetworkError.unacceptableStatusCode(stream.response)
+            }
             try Self.checkContentType(of: stream.response)
             events = ServerSentEvents(
                 stream,

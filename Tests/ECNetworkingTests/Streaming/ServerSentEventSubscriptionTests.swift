@@ -94,6 +94,32 @@ struct ServerSentEventSubscriptionTests {
         #expect(server.requests.count == 1)
     }
 
+    @Test(
+        "a success other than 200 fails with unacceptableStatusCode, with no reconnection, as the standard says",
+        arguments: [201, 203, 206])
+    func onlyTwoHundredIsAStream(status: Int) async throws {
+        let server = try LoopbackHTTPServer { _ in
+            .response(
+                status: status, headers: ["Content-Type": "text/event-stream"], body: Data("data: one\n\n".utf8))
+        }
+        defer { server.stop() }
+        let network = URLSessionNetwork(configuration: .init(baseURL: server.baseURL))
+        defer { network.invalidate() }
+        var received: [String] = []
+        let error = await networkError {
+            for try await event in network.serverSentEvents(Feed(), reconnection: .init(delay: .milliseconds(10))) {
+                received.append(event.data)
+            }
+        }
+        guard case .unacceptableStatusCode(let response)? = error else {
+            Issue.record("expected unacceptableStatusCode, got \(String(describing: error))")
+            return
+        }
+        #expect(response.statusCode == status)
+        #expect(received.isEmpty)
+        #expect(server.requests.count == 1)
+    }
+
     @Test("a response that is not an event stream fails with unacceptableContentType")
     func wrongContentType() async throws {
         let server = try LoopbackHTTPServer { _ in
