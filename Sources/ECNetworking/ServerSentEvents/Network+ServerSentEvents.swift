@@ -1,7 +1,7 @@
 import Foundation
 
 /// Whether, and how, a Server-Sent Events subscription reconnects after its stream ends; see
-/// ``Network/serverSentEvents(_:priority:reconnection:maximumEventSize:)``.
+/// ``Network/serverSentEvents(_:priority:reconnection:maximumEventSize:lastEventID:)``.
 ///
 /// After a connection that brought something (an event, a field, or a comment such as a heartbeat),
 /// the subscription waits ``delay``, or the server's own delay once it sent a `retry` line, plus up
@@ -77,6 +77,10 @@ extension Network {
     /// status, an action's error, ``ServerSentEventError/reconnectionLimitReached(lastError:)`` when
     /// connections keep failing (see ``ServerSentEventReconnection``).
     ///
+    /// `lastEventID` resumes a subscription an earlier one (or an earlier run of the app) left off:
+    /// the first connection sends it as `Last-Event-ID`, and it is the ID of events that set none,
+    /// until the server sets another.
+    ///
     /// Cancelling the task that iterates ends the connection, with ``NetworkError/cancelled``, and
     /// so do the network's `cancelAll()` and `cancelAll(of:)` with `R`'s type, whether a connection
     /// is open, being made, or waited for. `invalidate()` ends it as it cancels every send;
@@ -86,11 +90,12 @@ extension Network {
         _ request: R,
         priority: RequestPriority = .normal,
         reconnection: ServerSentEventReconnection? = nil,
-        maximumEventSize: Int = ServerSentEventParser.defaultMaximumEventSize
+        maximumEventSize: Int = ServerSentEventParser.defaultMaximumEventSize,
+        lastEventID: String? = nil
     ) -> ServerSentEventSubscription {
         ServerSentEventSubscription(
             network: self, requestType: ObjectIdentifier(R.self), reconnection: reconnection,
-            maximumEventSize: maximumEventSize
+            maximumEventSize: maximumEventSize, lastEventID: lastEventID
         ) { lastEventID in
             try await self.stream(
                 EventStreamRequest(base: request, lastEventID: lastEventID), priority: priority, progress: nil)

@@ -1,6 +1,6 @@
 import Foundation
 
-/// The events of a ``Network/serverSentEvents(_:priority:reconnection:maximumEventSize:)``
+/// The events of a ``Network/serverSentEvents(_:priority:reconnection:maximumEventSize:lastEventID:)``
 /// subscription, over as many connections as it takes.
 ///
 /// Each iteration is a subscription of its own. It reads as its consumer asks: a connection is
@@ -11,7 +11,7 @@ import Foundation
 ///
 /// How it ends: `nil` when the server ends the stream and no reconnection was asked for, or when
 /// it answers 204 No Content; otherwise with an error (see
-/// ``Network/serverSentEvents(_:priority:reconnection:maximumEventSize:)``). With reconnection it
+/// ``Network/serverSentEvents(_:priority:reconnection:maximumEventSize:lastEventID:)``). With reconnection it
 /// never ends quietly: a subscription that cannot reconnect fails with
 /// ``ServerSentEventError/reconnectionLimitReached(lastError:)``.
 public struct ServerSentEventSubscription: AsyncSequence, Sendable {
@@ -25,16 +25,19 @@ public struct ServerSentEventSubscription: AsyncSequence, Sendable {
     private let requestType: ObjectIdentifier
     private let reconnection: ServerSentEventReconnection?
     private let maximumEventSize: Int
+    /// The last event ID the first connection resumes after, if the caller knows one.
+    private let initialLastEventID: String?
     private let connect: Connect
 
     init(
         network: any Network, requestType: ObjectIdentifier, reconnection: ServerSentEventReconnection?,
-        maximumEventSize: Int, connect: @escaping Connect
+        maximumEventSize: Int, lastEventID: String? = nil, connect: @escaping Connect
     ) {
         self.network = network
         self.requestType = requestType
         self.reconnection = reconnection
         self.maximumEventSize = maximumEventSize
+        self.initialLastEventID = lastEventID
         self.connect = connect
     }
 
@@ -63,6 +66,7 @@ public struct ServerSentEventSubscription: AsyncSequence, Sendable {
             self.subscription = subscription
             self.lifetime = SubscriptionLifetime(network: subscription.network, requestType: subscription.requestType)
             self.delay = subscription.reconnection?.delay ?? .zero
+            self.lastEventID = subscription.initialLastEventID
         }
 
         /// The next event, connecting and reconnecting as needed; `nil` once the subscription ended

@@ -60,6 +60,19 @@ struct ServerSentEventSubscriptionTests {
         #expect(resumedFrom == [nil, "2", "4"])
     }
 
+    @Test("a subscription seeded with a last event ID sends it on its first connection and resumes from it")
+    func seededLastEventID() async throws {
+        let server = try Self.resumingServer()
+        defer { server.stop() }
+        let network = URLSessionNetwork(configuration: .init(baseURL: server.baseURL))
+        defer { network.invalidate() }
+        var received: [ServerSentEvent] = []
+        for try await event in network.serverSentEvents(Feed(), lastEventID: "41") { received.append(event) }
+        #expect(server.requests.first?.header("Last-Event-ID") == "41")
+        #expect(received.map(\.data) == ["event 42", "event 43"])
+        #expect(received.map(\.id) == ["42", "43"])
+    }
+
     @Test("a stream cut inside an event reconnects from the last whole event")
     func cutMidEvent() async throws {
         let server = try LoopbackHTTPServer { request in
