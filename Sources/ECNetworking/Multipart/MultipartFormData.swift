@@ -43,10 +43,16 @@ public struct MultipartFormData: Sendable {
         return "ECNetworking-" + random
     }
 
-    /// The `Content-Type` of the body, with its boundary.
+    /// The `Content-Type` of the body, with its boundary: quoted when it holds a character a
+    /// header parameter's token cannot (RFC 2046 allows `'()+_,-./:=?` and the space in a
+    /// boundary, and `()`, `,`, `/`, `:`, `=`, `?` and the space end a token), as RFC 2046 says.
     public var contentType: String {
-        "multipart/form-data; boundary=\(boundary)"
+        let isToken = boundary.unicodeScalars.allSatisfy { !Self.tokenEnders.contains($0) }
+        return "multipart/form-data; boundary=" + (isToken ? boundary : "\"\(boundary)\"")
     }
+
+    /// The characters of a valid boundary that a token cannot hold (RFC 9110's delimiters).
+    private static let tokenEnders = Set("()/:=?, ".unicodeScalars)
 
     /// Adds a text field, encoded as UTF-8.
     public mutating func append(_ value: String, name: String) {

@@ -41,6 +41,26 @@ struct MultipartFormDataTests {
     }
 
     @Test(
+        "a boundary that is not a token is quoted in the Content-Type, as RFC 2046 requires, and one that is stays bare",
+        arguments: [
+            ("simple-Boundary_1.x+y'z", "simple-Boundary_1.x+y'z"), ("a:b", "\"a:b\""),
+            ("with space", "\"with space\""),
+            ("(c)=d?e/f,g", "\"(c)=d?e/f,g\""),
+        ])
+    func boundaryQuoting(boundary: String, parameter: String) async throws {
+        let (network, session) = makeStubbedNetwork()
+        var form = MultipartFormData(boundary: boundary)
+        form.append("Ada", name: "author")
+
+        _ = try await network.send(NetworkRequest(method: .post, url: url, body: .multipart(form)))
+
+        let sent = try #require(session.recordedRequests.first)
+        #expect(sent.value(forHTTPHeaderField: "Content-Type") == "multipart/form-data; boundary=\(parameter)")
+        // The delimiter in the body is the boundary itself, never quoted.
+        #expect(String(decoding: sent.httpBody ?? Data(), as: UTF8.self).hasPrefix("--\(boundary)\r\n"))
+    }
+
+    @Test(
         "a file part is read from disk, in memory below the threshold and through a temporary file above it, alike",
         arguments: [10_000_000, 0])
     func filePart(memoryThreshold: Int) async throws {
