@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Every ```swift block of the README and of every article of the two DocC catalogs must appear,
@@ -45,7 +46,7 @@ struct ReadmeSnippetsTests {
         // The compiled sources are read and indexed once for every document: read again for each
         // (as a test per document did), they cost 13 s of CPU without a suspension, which held the
         // cooperative pool's threads (two on a two-core machine) from every other test.
-        let sources = try SourceIndex(Self.compiledSources().map(Self.normalizedLines))
+        let sources = try await onThreadOfItsOwn { try SourceIndex(Self.compiledSources().map(Self.normalizedLines)) }
         for (document, minimumBlocks) in Self.documents {
             let blocks = Self.swiftBlocks(in: try Self.text(of: document))
             #expect(blocks.count >= minimumBlocks, "\(document) should teach with code")
@@ -166,7 +167,7 @@ struct ReadmeSnippetsTests {
 
 /// The normalized lines of every compiled source, with where each line starts a run, so that a
 /// snippet is looked for only where its first line is.
-private struct SourceIndex {
+private struct SourceIndex: Sendable {
     private let files: [[String]]
     private let starts: [String: [(file: Int, line: Int)]]
 

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 /// A condition a test waited for did not come true in time.
@@ -30,3 +31,12 @@ public let promptBound: Duration = .seconds(30)
 
 /// A delay that a test must never wait out; see ``promptBound``.
 public let longDelay: Duration = .seconds(120)
+
+/// Runs `body` on a thread of its own and returns what it returns: for CPU work of a second or
+/// more, which on the concurrency runtime's threads (two on a two-core machine) would hold up every
+/// other test of the process until it ends.
+public func onThreadOfItsOwn<Value: Sendable>(_ body: @escaping @Sendable () throws -> Value) async throws -> Value {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try body() }) }
+    }
+}
