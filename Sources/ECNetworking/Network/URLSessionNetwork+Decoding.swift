@@ -34,9 +34,10 @@ extension Request {
                 return try BuiltInDecodingWitness.$current.withValue(witness) {
                     try decoded(response, with: configuration.decoder)
                 }
-            } catch {
-                if witness.sawFailure { throw NetworkError.unacceptableContentType(response) }
-                throw error
+            } catch NetworkError.decodingFailed(is DecodingError, _) where witness.sawFailure {
+                // The library's JSON decoding failed, and its error reached here: a request's own
+                // decoding that recovered from it and threw an error of its own keeps that error.
+                throw NetworkError.unacceptableContentType(response)
             }
         }
     }

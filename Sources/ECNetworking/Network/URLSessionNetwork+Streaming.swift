@@ -23,11 +23,26 @@ extension URLSessionNetwork {
         progress: TransferProgressHandler?
     ) async throws -> ResponseStream {
         let progress = progress?.forOneSend()
+        // Read once, for this send alone: what its actions send is not the download.
+        let isDownload = BodyReading.isDownloading
+        if isDownload {
+            return try await BodyReading.$isDownloading.withValue(false) {
+                try await stream(
+                    request, requestType: requestType, priority: priority, progress: progress, isDownload: true)
+            }
+        }
+        return try await stream(
+            request, requestType: requestType, priority: priority, progress: progress, isDownload: false)
+    }
+
+    private func stream(
+        _ request: NetworkRequest, requestType: ObjectIdentifier?, priority: RequestPriority,
+        progress: TransferProgressHandler?, isDownload: Bool
+    ) async throws -> ResponseStream {
         do {
             return try await runner.reportingMetrics(of: request) { context in
                 context.bodyReading = BodyReading(
-                    streams: true, progress: progress, requestType: requestType,
-                    holdsSlotUntilBodyEnds: BodyReading.isDownloading)
+                    streams: true, progress: progress, requestType: requestType, holdsSlotUntilBodyEnds: isDownload)
                 var response = try await perform(
                     request, requestType: requestType, priority: priority, context: &context)
                 guard let body = response.unreadBody else {

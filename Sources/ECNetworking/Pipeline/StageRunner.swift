@@ -308,9 +308,16 @@ package struct StageRunner: Sendable {
         // Only this attempt's transport may start the decoding's duration (see `SendContext.endTransport`).
         context.transportEnd = nil
         var response = try await transport.transmit(prepared, priority: priority, stages: stages, context: &context)
-        // The metrics and integrations read the response as the attempt left it, however it ends:
-        // stored once, on the way out, rather than copied in after every completed action.
-        defer { context.response = response }
+        var isHandedOver = false
+        defer {
+            // A body still arriving that no one will read (the attempt is retried, or fails) ends
+            // now: it holds a connection, and a download's holds a concurrency slot the next
+            // attempt may be waiting for.
+            if !isHandedOver { response.unreadBody?.relay.stop(with: NetworkError.cancelled) }
+            // The metrics and integrations read the response as the attempt left it, however it
+            // ends: stored once, on the way out, rather than copied in after every completed action.
+            context.response = response
+        }
         if !stages.responseBegan.isEmpty || !stages.completed.isEmpty {
             // The decoding's duration must not count the actions' time.
             context.transportEnd = nil
@@ -350,6 +357,7 @@ package struct StageRunner: Sendable {
         guard acceptable.contains(response.statusCode) else {
             throw NetworkError.unacceptableStatusCode(response)
         }
+        isHandedOver = true
         return .finished(response)
     }
 }

@@ -132,16 +132,24 @@ public struct ServerSentEventSubscription: AsyncSequence, Sendable {
             let stream = try await lifetime.run { try await connect(lastEventID) }
             try lifetime.read(stream)
             if stream.statusCode == 204 {
-                stream.stop(with: NetworkError.cancelled)
+                // The server's way to say "stop": read to its (empty) end, a send that succeeded.
+                _ = try await lifetime.run { try await stream.collect() }
                 return false
             }
             // The standard reads events from a 200 alone: another success (a 206 of a range, a
             // 201) is not an event stream to resume, and a new connection would get it again.
+            // The connection ends with the error the caller gets, which its observers hear too.
             guard stream.statusCode == 200 else {
-                stream.stop(with: NetworkError.cancelled)
-                throw NetworkError.unacceptableStatusCode(stream.response)
+                let error = NetworkError.unacceptableStatusCode(stream.response)
+                stream.stop(with: error)
+                throw error
             }
-            try Self.checkContentType(of: stream.response)
+            do {
+                try Self.checkContentType(of: stream.response)
+            } catch {
+                stream.stop(with: error)
+                throw error
+            }
             events = ServerSentEvents(
                 stream,
                 parser: ServerSentEventParser(

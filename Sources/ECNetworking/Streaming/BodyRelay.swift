@@ -215,7 +215,9 @@ final class BodyRelay: DeadlineTarget, Sendable {
             if !stored { DeadlineScheduler.shared.cancel(token) }
             return
         }
-        stop(with: NetworkError.timedOut(after: idleTimeout))
+        // Off the scheduler's queue: ending the relay reports the send to its observers (the
+        // metrics hook, the failure actions), code that must not hold up every other deadline.
+        DispatchQueue.global().async { self.stop(with: NetworkError.timedOut(after: idleTimeout)) }
     }
 
     /// Ends the relay; a failure releases the bytes not yet read unless `keepingUnreadBytes`.

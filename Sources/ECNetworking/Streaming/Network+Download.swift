@@ -119,7 +119,7 @@ enum FileDownload {
         do {
             file = try await DownloadFile.create(beside: destination)
         } catch {
-            stream.cancel()
+            stream.stop(with: error)
             throw error
         }
         var byteCount: Int64 = 0
@@ -141,7 +141,8 @@ enum FileDownload {
             if !batch.isEmpty { try await file.write(batch) }
             try await file.finish(movingTo: destination)
         } catch {
-            stream.cancel()
+            // The body ends with the error the caller gets, which its observers hear too.
+            stream.stop(with: error)
             // The write in flight ends before the file is removed from under it.
             _ = try? await writing?.value
             await file.discard()

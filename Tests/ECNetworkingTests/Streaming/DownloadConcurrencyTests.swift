@@ -51,4 +51,44 @@ struct DownloadConcurrencyTests {
             }
         }
     }
+
+    @Test(
+        "a download retried on its head (a 202 polled until ready) frees the slot the retry waits for, at a limit of 1",
+        arguments: TransportKind.allCases)
+    func retriedHeadFreesTheSlot(kind: TransportKind) async throws {
+        let server = try LoopbackHTTPServer { request in
+            let isFirst = !request.path.contains("?ready")
+            return isFirst
+                ? .response(status: 202, headers: ["Retry-After": "0"], body: Data("pending".utf8))
+                : .response(status: 200, body: Data("done".utf8))
+        }
+        defer { server.stop() }
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+
+        try await kind.withNetwork(baseURL: server.baseURL, configure: { $0.maximumConcurrentRequests = 1 }) {
+            network in
+            // Polls: a 202 is retried, for a URL that says the job is ready.
+            network.add(
+                action: Completed { _, response in
+                    response.statusCode == 202 ? .retry(after: .zero) : .proceed(response)
+                })
+            network.add(
+                action: WillBegin { request in
+                    var request = request
+                    if !server.requests.isEmpty {
+                        request.url = server.baseURL.appendingPathComponent("report").appending(queryItems: [
+                            URLQueryItem(name: "ready", value: nil)
+                        ])
+                    }
+                    return request
+                })
+            let file = try await network.download(
+                NetworkRequest(url: server.baseURL.appendingPathComponent("report")),
+                to: folder.url.appendingPathComponent("report"))
+            #expect(file.response.statusCode == 200)
+            #expect(try Data(contentsOf: file.fileURL) == Data("done".utf8))
+        }
+        #expect(server.requests.count == 2)
+    }
 }
