@@ -130,7 +130,10 @@ struct CoalescingTests {
         async let plain = network.send(request(nil))
         async let reload = network.send(request(.reloadIgnoringLocalCacheData))
         async let reloadToo = network.send(request(.reloadIgnoringLocalCacheData))
-        try await waitUntil { network.coalescing.waiterCount == 3 }
+        // Both distinct requests on the wire before the answer: the three callers can all be
+        // registered while the second one has yet to reach the session, which a loaded run saw
+        // (it was never answered, and timed out after 60 s).
+        try await waitUntil { network.coalescing.waiterCount == 3 && session.heldCount == 2 }
         session.answer()
         _ = try await (plain, reload, reloadToo)
 
