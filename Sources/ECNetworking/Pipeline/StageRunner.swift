@@ -71,15 +71,11 @@ package struct StageRunner: Sendable {
             if let streamedBody = context.streamedBody {
                 reportWhenEnded(streamedBody, context, failureActions: failureActions)
             } else {
-                report(context, error: nil)
+                end(context, error: nil, failureActions: failureActions)
             }
             return value
         } catch {
-            // Like every other action, they get the request as sent, unredacted.
-            for action in failureActions {
-                action.requestFailed(context.request, error: error)
-            }
-            report(context, error: error)
+            end(context, error: error, failureActions: failureActions)
             throw error
         }
     }
@@ -96,16 +92,23 @@ package struct StageRunner: Sendable {
         // What only the attempts needed: a multipart upload's file goes now, as with any send.
         atHead.encodedMultipart = nil
         atHead.stagesOfFirstAttempt = nil
-        body.whenEnded { [self, atHead] end in
+        body.whenEnded { [self, atHead] bodyEnd in
             var ended = atHead
-            ended.streamedByteCount = end.byteCount
-            if let error = end.error {
-                for action in failureActions {
-                    action.requestFailed(ended.request, error: error)
-                }
-            }
-            report(ended, error: end.error)
+            ended.streamedByteCount = bodyEnd.byteCount
+            end(ended, error: bodyEnd.error, failureActions: failureActions)
         }
+    }
+
+    /// Reports the send's one end: to the failure actions when it failed, then to the metrics
+    /// hook and the integrations, however it ended.
+    private func end(_ context: SendContext, error: (any Error)?, failureActions: [any RequestFailedAction]) {
+        if let error {
+            // Like every other action, they get the request as sent, unredacted.
+            for action in failureActions {
+                action.requestFailed(context.request, error: error)
+            }
+        }
+        report(context, error: error)
     }
 
     /// Runs `body` inside every observation's ``SendObservation/withinSend(_:)``, with the
