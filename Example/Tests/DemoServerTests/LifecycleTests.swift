@@ -42,11 +42,11 @@ struct LifecycleTests {
         let clock = ContinuousClock()
         let start = clock.now
         let error = await #expect(throws: URLError.self) {
-            try await TestClient(baseURL: server.baseURL, timeout: 2).get("/flaky/reset")
+            try await TestClient(baseURL: server.baseURL, timeout: 10).get("/flaky/reset")
         }
         #expect(error?.code == .cannotConnectToHost)
-        // Refused at once, not left to the client's 2 s timeout.
-        #expect(clock.now - start < .milliseconds(1900))
+        // Refused at once, not left to the client's 10 s timeout.
+        #expect(clock.now - start < .seconds(5))
     }
 
     @Test func stopWaitsForNoIdleConnection() async throws {

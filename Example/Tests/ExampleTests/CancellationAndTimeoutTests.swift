@@ -30,7 +30,7 @@ struct CancellationAndTimeoutTests {
         }
     }
 
-    @Test("a 300 ms request timeout ends a 3 s request with timedOut")
+    @Test("a 300 ms request timeout ends a 10 s request with timedOut")
     func requestTimeout() async throws {
         try await withDemoServer { server in
             // Without the retry policy, which would retry the timed-out GET and wait out 300 ms again.
@@ -38,18 +38,19 @@ struct CancellationAndTimeoutTests {
             let start = clock.now
 
             let error = await #expect(throws: NetworkError.self) {
-                try await client.send(SlowRequest(milliseconds: 3_000, timeout: .milliseconds(300)))
+                try await client.send(SlowRequest(milliseconds: 10_000, timeout: .milliseconds(300)))
             }
 
             let elapsed = clock.now - start
-            report("timeout of 300 ms on /slow?ms=3000 ended the send after \(format(elapsed))")
+            report("timeout of 300 ms on /slow?ms=10000 ended the send after \(format(elapsed))")
             guard case .timedOut(let after)? = error else {
                 Issue.record("expected timedOut, got \(String(describing: error))")
                 return
             }
             #expect(after == .milliseconds(300))
             #expect(elapsed >= .milliseconds(300))
-            #expect(elapsed < .milliseconds(1_500))
+            // Far below the server's 10 s, with room for a loaded machine.
+            #expect(elapsed < .seconds(5))
         }
     }
 }

@@ -115,7 +115,7 @@ struct DeadlineSchedulerTests {
         schedulerBox.withLock { $0 = nil }
     }
 
-    @Test("one thread scheduling 5 s deadlines, another 10 ms ones, 1,000 times: none fires 200 ms late")
+    @Test("one thread scheduling 5 s deadlines, another 10 ms ones, 1,000 times: none fires a second late")
     func concurrentSchedulingStress() async throws {
         let scheduler = DeadlineScheduler()
         let lateness = Log<Duration>()
@@ -140,7 +140,8 @@ struct DeadlineSchedulerTests {
 
         try await waitUntil(timeout: .seconds(30)) { threadsDone.count == 2 && lateness.all.count == 1_000 }
         let latest = lateness.all.max() ?? .zero
-        #expect(latest < .milliseconds(200), "a 10 ms deadline fired \(latest) late")
+        // Far below the 5 s of the long deadlines it must not wait behind, with room for a loaded machine.
+        #expect(latest < .seconds(1), "a 10 ms deadline fired \(latest) late")
         for token in longTokens.all { scheduler.cancel(token) }
         #expect(scheduler.pendingCount == 0)
     }
