@@ -50,6 +50,20 @@ for module in "${modules[@]}"; do
     --fallback-display-name "$module" --fallback-bundle-identifier "$module" \
     --output-path "$output/$module.doccarchive" \
     --warnings-as-errors
+
+  # The way Swift Package Index and `swift package generate-documentation` build it: synthesized
+  # members and inherited documentation included, extensions as blocks of their own. A link in a
+  # protocol extension's doc comment is then read again on every conforming type, where a relative
+  # link that resolved above may not.
+  published="$output/published-symbol-graphs/$module"
+  mkdir -p "$published" "$output/published"
+  "$extract" -module-name "$module" -target "$triple" "${sdk[@]}" -I "$modules_dir" \
+    -minimum-access-level public -emit-extension-block-symbols -output-dir "$published"
+  "$docc" convert "Sources/$module/$module.docc" \
+    --additional-symbol-graph-dir "$published" \
+    --fallback-display-name "$module" --fallback-bundle-identifier "$module" \
+    --output-path "$output/published/$module.doccarchive" \
+    --warnings-as-errors
 done
 
 swift scripts/check-documented-symbols.swift "${modules[@]/#/$output/symbol-graphs/}"

@@ -48,7 +48,7 @@ extension Network {
     }
 
     /// Sends a raw request and writes its response body to the file at `destination`; see
-    /// ``download(_:to:priority:progress:)-(R,_,_,_)``.
+    /// ``Network/download(_:to:priority:progress:)-(R,_,_,_)``.
     public func download(
         _ request: NetworkRequest,
         to destination: URL,
