@@ -23,7 +23,7 @@
             defer { server.stop() }
             let configuration = NetworkConfiguration(baseURL: server.baseURL)
 
-            let network = URLSessionNetwork(configuration: configuration, transport: AsyncHTTPClientTransport())
+            let network = HTTPNetwork(configuration: configuration, transport: AsyncHTTPClientTransport())
 
             let response = try await network.send(NetworkRequest(url: server.baseURL.appendingPathComponent("users")))
             #expect(response.statusCode == 200)

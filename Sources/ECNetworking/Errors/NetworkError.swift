@@ -76,7 +76,7 @@ public enum NetworkError: Error, Sendable {
     /// The send was cancelled: by its task, its `Cancellable`, or while queued or in an action.
     case cancelled
     /// The network (or the transport) was invalidated before the send started, so it sends
-    /// nothing any more; create a new one. See ``URLSessionNetwork/invalidate()``.
+    /// nothing any more; create a new one. See ``HTTPNetwork/invalidate()``.
     case invalidated
 
     /// The response this error carries, if any.

@@ -16,7 +16,7 @@ import Foundation
 /// The descriptions of ``NetworkRequest``, ``NetworkResponse``, ``HTTPHeaders``, ``NetworkError``,
 /// ``RequestBody`` and ``RequestMetrics`` (`print`, `"\(value)"`, `debugPrint`, `dump`,
 /// `localizedDescription`) redact too. They have no configuration at hand, so they use
-/// ``default`` plus every name added to the `sensitiveData` of a ``URLSessionNetwork`` created so
+/// ``default`` plus every name added to the `sensitiveData` of a ``HTTPNetwork`` created so
 /// far in the process (a name only ever gets added there, never removed).
 ///
 /// How a name matches a listed one: both are compared by their ASCII letters and digits only,

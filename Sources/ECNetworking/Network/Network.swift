@@ -1,6 +1,6 @@
 import Foundation
 
-/// Something that sends requests through an ordered chain of actions: ``URLSessionNetwork`` in an
+/// Something that sends requests through an ordered chain of actions: ``HTTPNetwork`` in an
 /// app, `FakeNetwork` from `ECNetworkingTesting` in its tests.
 ///
 /// Every send ends exactly once: with a value, a typed error, or ``NetworkError/cancelled``.
@@ -29,7 +29,7 @@ public protocol Network: AnyObject, Sendable {
     ) -> any Cancellable
 
     /// Sends a request through a ``ResponseStore``, answering from the store when `policy`
-    /// allows and storing a successful answer; see ``URLSessionNetwork/send(_:storage:policy:priority:)``.
+    /// allows and storing a successful answer; see ``HTTPNetwork/send(_:storage:policy:priority:)``.
     func send<R: StorableRequest>(
         _ request: R,
         storage: any ResponseStore,
@@ -38,7 +38,7 @@ public protocol Network: AnyObject, Sendable {
     ) async throws -> StoredValue<R.Response>
 
     /// Streams the stored answer to a request, if there is one, then the network's; see
-    /// ``URLSessionNetwork/storedThenFresh(_:storage:priority:)``.
+    /// ``HTTPNetwork/storedThenFresh(_:storage:priority:)``.
     func storedThenFresh<R: StorableRequest>(
         _ request: R,
         storage: any ResponseStore,

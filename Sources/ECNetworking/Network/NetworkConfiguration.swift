@@ -1,6 +1,6 @@
 import Foundation
 
-/// How a ``URLSessionNetwork`` builds, sends, validates and decodes requests.
+/// How a ``HTTPNetwork`` builds, sends, validates and decodes requests.
 ///
 /// ```swift
 /// var configuration = NetworkConfiguration(baseURL: URL(string: "https://api.example.com")!, logging: true)
@@ -76,7 +76,7 @@ public struct NetworkConfiguration: Sendable {
     public var maximumErrorBodySize: Int
     /// How redirects are followed; see ``RedirectPolicy``. The library applies it itself, alike over
     /// every ``HTTPTransport`` (the default one and one passed to
-    /// ``URLSessionNetwork/init(configuration:transport:)``); a ``Session`` you pass in follows
+    /// ``HTTPNetwork/init(configuration:transport:)``); a ``Session`` you pass in follows
     /// its own rules.
     public var redirectPolicy: RedirectPolicy
     /// Where the network keeps the cookies its servers set: by default a ``CookieJar`` of its own,
@@ -106,7 +106,7 @@ public struct NetworkConfiguration: Sendable {
     /// ``NetworkError/actionTimedOut(action:after:)``; `nil`, the default, means no limit.
     ///
     /// With a limit, each action runs in a task of its own, which the deadline, the caller's
-    /// cancellation and ``URLSessionNetwork/cancelAll()`` cancel; without one, actions run in the
+    /// cancellation and ``HTTPNetwork/cancelAll()`` cancel; without one, actions run in the
     /// sending task, which costs less, and `cancelAll()` ends the send once the action returns.
     public var actionTimeout: Duration?
     /// How long a streamed body (`stream(_:priority:progress:)`, ``Network/download(_:to:priority:progress:)-(R,_,_,_)``)

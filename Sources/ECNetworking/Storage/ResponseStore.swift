@@ -1,4 +1,4 @@
-/// Where ``URLSessionNetwork/send(_:storage:policy:priority:)`` keeps raw responses between sends,
+/// Where ``HTTPNetwork/send(_:storage:policy:priority:)`` keeps raw responses between sends,
 /// so a request can be answered from the store, revalidated, or served when the network fails.
 ///
 /// Two stores come with the library: ``InMemoryResponseStore`` and ``DiskResponseStore``. Write your

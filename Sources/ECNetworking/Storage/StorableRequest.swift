@@ -1,7 +1,7 @@
 import Foundation
 
 /// A ``Request`` whose responses may be kept in a ``ResponseStore``, so that
-/// ``URLSessionNetwork/send(_:storage:policy:priority:)`` can answer it from the store, revalidate
+/// ``HTTPNetwork/send(_:storage:policy:priority:)`` can answer it from the store, revalidate
 /// it, or serve it when the network fails.
 ///
 /// ```swift

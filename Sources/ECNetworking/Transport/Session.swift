@@ -4,7 +4,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// A transport with one `URLRequest` in and the buffered body out, which a ``URLSessionNetwork``
+/// A transport with one `URLRequest` in and the buffered body out, which a ``HTTPNetwork``
 /// can send through: a `URLSession`, or a test double such as `MockSession` from
 /// `ECNetworkingTesting`. ``HTTPTransport`` is the streaming seam; this one stays for the code
 /// and tests built on it. A session follows redirects by its own rules.
@@ -26,7 +26,7 @@ public protocol SessionTask: Sendable {
 }
 
 // Public on purpose: a `URLSession` of the app's own (its configuration, its delegate) goes in as
-// `URLSessionNetwork(configuration:session:)`, as ELWebService's `service.session` took one.
+// `HTTPNetwork(configuration:session:)`, as ELWebService's `service.session` took one.
 extension URLSession: Session {
     /// Creates a data task with a completion handler, which works on every platform
     /// (`data(for:)` is missing on older FoundationNetworking).

@@ -3,7 +3,7 @@ import Foundation
 
 extension FakeNetwork {
     /// Cancels every send in progress, stubbed or passed on; each ends with
-    /// `NetworkError.cancelled`. As with `URLSessionNetwork`, only
+    /// `NetworkError.cancelled`. As with `HTTPNetwork`, only
     /// the sends are cancelled, not the tasks that made them, which carry on.
     public func cancelAll() {
         activeSends.cancel()
@@ -49,7 +49,7 @@ extension FakeNetwork {
     /// Runs `body` as a send of `requestType` that ``cancelAll()`` can cancel without cancelling
     /// the caller.
     ///
-    /// Bulk cancellation marks the send, as in `URLSessionNetwork`: a stub's delay
+    /// Bulk cancellation marks the send, as in `HTTPNetwork`: a stub's delay
     /// observes the mark, a send passed to another network is linked to it, and a stub or action
     /// that returns after it still ends the send as cancelled. The invalidation check comes after
     /// the send is registered, and `invalidate()` sets the flag before it cancels, so a send is

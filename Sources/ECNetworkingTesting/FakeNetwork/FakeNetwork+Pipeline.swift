@@ -8,7 +8,7 @@ extension FakeNetwork {
         case response(NetworkResponse)
     }
 
-    /// Runs `built` through the same `StageRunner` as `URLSessionNetwork`,
+    /// Runs `built` through the same `StageRunner` as `HTTPNetwork`,
     /// with the stub as the transport step: default headers, will-begin actions (under the
     /// action time limit), began actions, the stub, response-began and completed actions,
     /// validation of the request as sent, the retries the completed actions and the retry policy
@@ -63,7 +63,7 @@ extension FakeNetwork {
     {
         let next = state.withLock { $0.stubs[ObjectIdentifier(Base.self)]?.next() }
         guard let stub = next as? FakeResponse<Base> else {
-            return try await answer(try wrapper.buildRequest(with: baseURL))
+            return try await answer(try wrapper.buildRequest(with: configuration.baseURL))
         }
         try await wait(stub.delay)
         switch stub.outcome {

@@ -14,7 +14,7 @@ extension FakeNetwork {
     }
 
     /// Every request sent so far, typed and raw, in order, as `NetworkRequest`s:
-    /// built from ``baseURL``, as the latest attempt sent it: with the configuration's default
+    /// built from the configuration's base URL, as the latest attempt sent it: with the configuration's default
     /// headers and, when ``runsActions`` is `true`, what the will-begin actions changed (headers
     /// added by an authentication action included).
     ///

@@ -3,7 +3,7 @@ import Foundation
 
 extension FakeNetwork {
     /// Sends a request through a real `ResponseStore`, honouring `policy` with the
-    /// rules of `URLSessionNetwork.send(_:storage:policy:priority:)`: the same key,
+    /// rules of `HTTPNetwork.send(_:storage:policy:priority:)`: the same key,
     /// `StoragePartition` (named by the request or, when ``runsActions`` is `true`,
     /// by a `StoragePartitioningAction`) and `Vary` rules, so a test can seed a
     /// store and check what the code under test shows.
@@ -70,7 +70,7 @@ extension FakeNetwork {
 
     private func storableRequest<R: StorableRequest>(_ request: R) async throws -> StorableNetworkRequest {
         try await StorableNetworkRequest(
-            request, baseURL: baseURL, defaultHeaders: configuration.defaultHeaders,
+            request, baseURL: configuration.baseURL, defaultHeaders: configuration.defaultHeaders,
             sensitiveData: configuration.sensitiveData, willBeginActions: runner.actions.snapshot.willBegin)
     }
 

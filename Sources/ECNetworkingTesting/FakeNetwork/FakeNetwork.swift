@@ -22,7 +22,7 @@ import Foundation
 /// or chosen types with ``route(_:to:)``. A stub answers first, then a route, then the network
 /// unstubbed requests pass to.
 ///
-/// Like `URLSessionNetwork`, the fake counts its sends in progress
+/// Like `HTTPNetwork`, the fake counts its sends in progress
 /// (``activeRequestCount``, ``activityUpdates()``), cancels them in bulk without cancelling their
 /// callers (``cancelAll()``), and can be invalidated; its storage sends read and fill a real
 /// `ResponseStore`.
@@ -31,7 +31,7 @@ import Foundation
 /// unless the fake is created with `runsActions: true`; then they run at their stages around the
 /// stubbed answer, to test an authentication or logging action without a transport.
 ///
-/// Each send runs the same stages as in `URLSessionNetwork`, with the stub in
+/// Each send runs the same stages as in `HTTPNetwork`, with the stub in
 /// place of the transport: the ``configuration``'s default headers, action time limit, retry
 /// policy, retry limit, acceptable status codes and metrics hook apply, and the status is
 /// validated against the request as the will-begin actions left it. A fake created with
@@ -41,18 +41,11 @@ import Foundation
 public final class FakeNetwork: Network, ActiveSendTracking {
     /// The configuration its sends run with; see the type's comment for what of it applies.
     public var configuration: NetworkConfiguration { runner.configuration }
-    /// The URL the typed requests are built with: the configuration's.
-    public var baseURL: URL { configuration.baseURL }
     /// Whether added actions run at their stages; `false` by default, so a test of a view model
     /// is not affected by the actions its network was set up with.
     public let runsActions: Bool
-    /// Decodes the bodies of ``FakeResponse/networkResponse(_:delay:)`` answers: the configuration's.
-    public var decoder: JSONDecoder { configuration.decoder }
-    /// The most retries one send makes, whoever asks for them (completed actions and the retry
-    /// policy): the configuration's `NetworkConfiguration.maximumRetries`.
-    public var maximumRetries: Int { configuration.maximumRetries }
     /// The queue the completion-handler `send(_:completion:)` calls back on: the configuration's
-    /// `NetworkConfiguration.completionQueue`, as on a `URLSessionNetwork` made with it (`nil`, the
+    /// `NetworkConfiguration.completionQueue`, as on a `HTTPNetwork` made with it (`nil`, the
     /// default, calls back on whichever thread the send finished on).
     public var completionQueue: DispatchQueue? { configuration.completionQueue }
 
@@ -75,7 +68,7 @@ public final class FakeNetwork: Network, ActiveSendTracking {
     ///   - maximumRetries: The retry limit, 3 like `NetworkConfiguration.maximumRetries`.
     ///   - unstubbedRequestsNetwork: Where requests without a stub or a route go, through that
     ///     network's own actions and validation, for partial mocking: stub the endpoints a test
-    ///     controls and let the others reach a real (or `URLSessionNetwork` with a
+    ///     controls and let the others reach a real (or `HTTPNetwork` with a
     ///     `MockSession`) network. `nil`, the default, fails them with
     ///     ``FakeNetworkError/noStub(requestType:)``.
     public convenience init(
@@ -94,7 +87,7 @@ public final class FakeNetwork: Network, ActiveSendTracking {
     }
 
     /// Creates a fake with no stubs whose sends run with `configuration`, as those of a
-    /// `URLSessionNetwork` made with it do: pass the app's configuration to test
+    /// `HTTPNetwork` made with it do: pass the app's configuration to test
     /// with its default headers, retry policy and action time limit.
     ///
     /// - Parameters:
@@ -148,7 +141,7 @@ public final class FakeNetwork: Network, ActiveSendTracking {
         let requestType = ObjectIdentifier(R.self)
         let built: NetworkRequest
         do {
-            var networkRequest = try request.buildRequest(with: baseURL)
+            var networkRequest = try request.buildRequest(with: configuration.baseURL)
             networkRequest.customProperties.merge(request.customProperties)
             built = networkRequest
         } catch {
@@ -171,7 +164,7 @@ public final class FakeNetwork: Network, ActiveSendTracking {
         )
     }
 
-    /// Checks a raw response's content type and decodes it as `URLSessionNetwork` does, with
+    /// Checks a raw response's content type and decodes it as `HTTPNetwork` does, with
     /// this fake's configuration.
     func decode<R: Request>(_ request: R, from response: NetworkResponse) throws -> R.Response {
         try request.decodedResponse(from: response, configuration: configuration)

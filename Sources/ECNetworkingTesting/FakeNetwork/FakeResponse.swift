@@ -41,7 +41,7 @@ public struct FakeResponse<R: Request>: Sendable {
         FakeResponse(.computed(answer), delay: delay)
     }
 
-    /// Fails the send with `error`, unchanged. To mimic what `URLSessionNetwork` throws for a
+    /// Fails the send with `error`, unchanged. To mimic what `HTTPNetwork` throws for a
     /// transport failure, pass `NetworkError.transport(URLError(.notConnectedToInternet))`.
     public static func error(_ error: any Error, delay: Duration = .zero) -> FakeResponse {
         FakeResponse(.error(error), delay: delay)

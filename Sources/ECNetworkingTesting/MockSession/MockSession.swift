@@ -5,13 +5,13 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// A transport double for `URLSessionNetwork`: it answers from stubs instead of the network, so
+/// A transport double for `HTTPNetwork`: it answers from stubs instead of the network, so
 /// encoding, every action stage, validation and decoding run for real in your tests.
 ///
 /// ```swift
 /// let session = MockSession()
 /// session.stub(.method(.get) && .path("/users"), with: MockResponse(json: [User(id: 1, name: "Ada")]))
-/// let network = URLSessionNetwork(configuration: .init(baseURL: baseURL), session: session)
+/// let network = HTTPNetwork(configuration: .init(baseURL: baseURL), session: session)
 /// let users = try await network.send(ListUsersRequest())
 /// #expect(session.recordedRequests.first?.value(forHTTPHeaderField: "Authorization") == "Bearer t")
 /// ```

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// ```swift
 /// let transport = URLSessionTransport(configuration: .ephemeral)
-/// let network = URLSessionNetwork(configuration: configuration, transport: transport)
+/// let network = HTTPNetwork(configuration: configuration, transport: transport)
 /// ```
 ///
 /// As an ``HTTPTransport`` it follows the seam's contract: ``send(_:)`` returns once the head has
@@ -20,7 +20,7 @@ import Foundation
 /// transport can serve networks with different limits.
 ///
 /// It is also a ``Session``, for code that calls ``dataTask(for:completion:)`` or passes it to
-/// ``URLSessionNetwork/init(configuration:session:)``: then it applies its own settings, given
+/// ``HTTPNetwork/init(configuration:session:)``: then it applies its own settings, given
 /// at creation: it follows redirects by its `redirectPolicy`, never forwarding credentials (the
 /// headers `sensitiveData` names) to another origin nor following a redirect out of http and
 /// https, and stops a body past its `maximumResponseSize`.
@@ -29,7 +29,7 @@ import Foundation
 /// and this transport never invalidates it on its own, because short-lived sessions crash in
 /// libcurl's teardown on Linux. On Apple platforms the session, its delegate and its connections
 /// therefore live until ``invalidate()`` is called, even after the transport is released. Create
-/// one transport and keep it for as long as its networks live; ``URLSessionNetwork``
+/// one transport and keep it for as long as its networks live; ``HTTPNetwork``
 /// invalidates the transport it created itself when it is invalidated or released, never one
 /// passed in.
 ///

@@ -1,6 +1,6 @@
 import Foundation
 
-extension URLSessionNetwork {
+extension HTTPNetwork {
     /// Sends a request through a ``ResponseStore``: answers from the store when `policy` allows,
     /// otherwise asks the network (conditionally, when the stored response has an `ETag` or
     /// `Last-Modified`) and stores a successful answer.

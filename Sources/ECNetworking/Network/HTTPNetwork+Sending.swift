@@ -4,7 +4,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-extension URLSessionNetwork {
+extension HTTPNetwork {
     /// Runs `request` through the ``StageRunner`` as a send that `cancelAll` can cancel, with
     /// the network's transport.
     // Inlined into each send and run on the caller's executor: no async frame of its own, and the
@@ -85,7 +85,7 @@ extension URLSessionNetwork {
 
 /// The real network's transport step: the transport, through admission or a joined identical call.
 private struct SessionAttemptTransport: AttemptTransport {
-    let network: URLSessionNetwork
+    let network: HTTPNetwork
 
     // On the runner's executor, as `AttemptTransport` requires, so the `inout` context stays put;
     // inlined into the runner's specialized stages, so this forwarding costs no async frame.

@@ -1,6 +1,6 @@
 import Foundation
 
-extension URLSessionNetwork {
+extension HTTPNetwork {
     /// Turns a validated response into the request's typed response; see
     /// ``Request/decodedResponse(from:configuration:)``.
     func decode<R: Request>(_ request: R, from response: NetworkResponse) throws -> R.Response {

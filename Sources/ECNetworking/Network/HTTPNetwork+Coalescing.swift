@@ -4,7 +4,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-extension URLSessionNetwork {
+extension HTTPNetwork {
     /// Sends `wire` by joining the identical call in progress, or by leading a new one.
     ///
     /// Only the member that leads takes a concurrency slot, held until the wire call ends; the

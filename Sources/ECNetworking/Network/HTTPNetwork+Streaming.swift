@@ -1,6 +1,6 @@
 import Foundation
 
-extension URLSessionNetwork {
+extension HTTPNetwork {
     /// Sends `request` and returns once its head has arrived and passed every stage, with the
     /// body still streaming; see ``ResponseStream``.
     public func stream<R: Request>(
