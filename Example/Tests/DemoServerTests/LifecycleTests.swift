@@ -66,7 +66,7 @@ struct LifecycleTests {
     }
 
     @Test func stopDoesNotWaitLongForARunningRequest() async throws {
-        let server = try await DemoServer.start()
+        let server = try await DemoServer.start(maximumGracefulShutdownDuration: .seconds(2))
         let client = TestClient(server: server)
         let slowRequest = Task { try await client.get("/slow?ms=30000") }
         let arrived = try await eventually { await server.recorder.requestsInFlight == 1 }
@@ -77,8 +77,9 @@ struct LifecycleTests {
         let slowResult = await slowRequest.result
 
         #expect(arrived)
-        // The graceful shutdown gives up after 4 s, not the request's 30.
-        #expect(stopDuration < .seconds(7))
+        // The graceful shutdown gives up after 2 s, not the request's 30; the bar is far from
+        // both, since a loaded machine took 7.8 s to stop with a limit of 4 s.
+        #expect(stopDuration < .seconds(15))
         #expect(throws: URLError.self) { try slowResult.get() }
         // Cut short by the server, not abandoned by the client.
         #expect(await server.recorder.cancelledSlowRequests == 0)
