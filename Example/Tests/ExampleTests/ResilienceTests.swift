@@ -104,7 +104,7 @@ struct ResilienceTests {
                 return
             }
             #expect(limit == 1_048_576)
-            #expect(elapsed < .seconds(5), "the limit must stop the transfer, not hang")
+            #expect(elapsed < .seconds(20), "the limit must stop the transfer, not hang")
             // A body at the limit still passes, so the limit is not simply refusing everything.
             let exact = try await client.send(BigDownloadRequest(bytes: 1_048_576))
             #expect(exact.count == 1_048_576)

@@ -27,7 +27,8 @@ struct ServerStoppedTests {
             return
         }
         report("request to a stopped server: URLError \(urlError.code.rawValue) after \(format(elapsed))")
-        #expect(elapsed < .seconds(5))
+        // Refused at once; the bar only rules out waiting for the 60 s timeout, with room for a loaded machine.
+        #expect(elapsed < .seconds(20))
     }
 
     @Test("with the retry policy, a refused connection is retried, then reported with the transport error")
