@@ -254,7 +254,7 @@ struct Tour {
         try checkDurations(count: 3)
     }
 
-    /// Prints each send's trace: its span and its attempt's, which went out in the request headers
+    /// Prints each send's trace: its span and its request's, which went out in the request headers
     /// (the in-process tracer injects its ids as `in-memory-trace-id` and `in-memory-span-id`).
     private func checkTraces(began: [StageEvent]) throws {
         let spans = tracer.finishedSpans
@@ -262,23 +262,25 @@ struct Tour {
         for send in sends {
             let attempts = spans.filter { $0.parentSpanID == send.spanID }
             var target = ""
-            if case .string(let url)? = send.attributes["url.full"]?.toSpanAttribute() {
+            // The send's span has no HTTP attributes; its request's CLIENT span names the URL.
+            if case .string(let url)? = attempts.first?.attributes["url.full"]?.toSpanAttribute() {
                 // The path is what tells the three apart; the server is the same for all.
                 target =
                     URLComponents(string: url).map { $0.percentEncodedPath + ($0.query.map { "?\($0)" } ?? "") } ?? url
             }
             console.result(
-                "trace \(send.traceID) \(send.operationName) \(target): send span \(send.spanID), "
-                    + "attempt span \(attempts.map(\.spanID).joined(separator: ", "))")
+                "trace \(send.traceID) \(attempts.first?.operationName ?? send.operationName) \(target): "
+                    + "send span \(send.spanID), request span \(attempts.map(\.spanID).joined(separator: ", "))")
         }
         let injected = Set(began.compactMap { $0.headers[InMemoryTracer.traceIDKey] })
         try TourFailure.check(sends.count == 3, "expected one trace per operation, found \(sends.count)")
         try TourFailure.check(
             injected == Set(sends.map(\.traceID)), "the requests did not carry their own trace ids")
-        console.passed("one trace per operation, each request carrying its attempt's ids")
+        console.passed("one trace per operation, each request carrying its own span's ids")
     }
 
-    /// Prints the `http.client.request.duration` values swift-metrics received during the step.
+    /// Prints the `http.client.request.duration` values swift-metrics received during the step: one
+    /// per request on the wire, with OpenTelemetry's attributes.
     private func checkDurations(count: Int) throws {
         let durations = metrics.timerValues(label: "http.client.request.duration")
         for value in durations {
@@ -287,7 +289,7 @@ struct Tour {
         }
         try TourFailure.check(
             durations.count == count, "expected \(count) request durations, swift-metrics got \(durations.count)")
-        console.passed("swift-metrics timed every send, by method, status class and outcome")
+        console.passed("swift-metrics timed every request, by method, server, scheme and status code")
     }
 
     // MARK: - Support

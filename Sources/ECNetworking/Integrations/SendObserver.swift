@@ -16,14 +16,19 @@ protocol SendObserver: Sendable {
 }
 
 /// One send as a ``SendObserver`` follows it. The runner calls it from the sending task, in
-/// order: for each attempt `attemptWillSend`, maybe `attemptOnWire`, then `attemptEnded`; and
-/// `sendEnded` exactly once, last, whether the send returned, failed or was cancelled.
+/// order: for each attempt `attemptWillSend`, maybe `attemptOnWire`, a `redirectFollowed` for each
+/// redirect hop (from the thread that read it), then `attemptEnded`; and `sendEnded` exactly once,
+/// last, whether the send returned, failed or was cancelled.
 protocol SendObservation: Sendable {
     /// The attempt's request, after the will-begin actions and before the wire; the observer may
     /// add headers to it.
     func attemptWillSend(_ request: inout NetworkRequest)
     /// The request went on the wire, or joined an identical request on the wire.
     func attemptOnWire(_ request: NetworkRequest)
+    /// The attempt's request on the wire (or the redirect hop before this one) answered
+    /// `statusCode`, a redirect the library follows with `next`, a physical request of its own.
+    /// Called from whichever thread read the redirect; the observer may add headers to `next`.
+    func redirectFollowed(statusCode: Int, to next: inout TransportRequest)
     /// The attempt ended: with `error` nil it produced `response` (which a completed action may
     /// still have answered with a retry).
     func attemptEnded(response: NetworkResponse?, error: (any Error)?)
@@ -47,6 +52,7 @@ extension SendObserver {
 extension SendObservation {
     func attemptWillSend(_ request: inout NetworkRequest) {}
     func attemptOnWire(_ request: NetworkRequest) {}
+    func redirectFollowed(statusCode: Int, to next: inout TransportRequest) {}
     func attemptEnded(response: NetworkResponse?, error: (any Error)?) {}
     func refreshStarted() {}
     // On the sending task's executor, as the requirement says: `body` holds the `inout` context.
@@ -81,5 +87,17 @@ extension NetworkConfiguration {
     /// The observer of type `Observer`, if one is set.
     func observer<Observer: SendObserver>(of type: Observer.Type) -> Observer? {
         observers.lazy.compactMap { $0 as? Observer }.first
+    }
+}
+
+/// Tells a send's observations of each redirect its attempt follows; set on the attempt's
+/// ``TransportRequest`` only when the send has observations.
+struct ObservedRedirects: RedirectObserver {
+    let observations: [any SendObservation]
+
+    func redirectFollowed(statusCode: Int, to next: inout TransportRequest) {
+        for observation in observations {
+            observation.redirectFollowed(statusCode: statusCode, to: &next)
+        }
     }
 }

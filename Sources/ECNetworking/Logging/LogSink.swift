@@ -13,11 +13,16 @@ public struct LogSink: Sendable {
     public let write: @Sendable (String) -> Void
     /// Receives one entry with its level and metadata.
     private let receive: @Sendable (NetworkLogEvent) -> Void
+    /// Whether the sink keeps an entry of a level, asked before the entry is built: a swift-log
+    /// logger's level is known, and an entry it would drop costs its redacted URL, headers and
+    /// cURL line for nothing.
+    let admits: @Sendable (NetworkLogEvent.Level) -> Bool
 
     /// Creates a sink that writes each entry as text.
     public init(_ write: @escaping @Sendable (String) -> Void) {
         self.write = write
         self.receive = { write($0.text) }
+        self.admits = { _ in true }
     }
 
     /// A sink that receives each entry with its level and metadata; text written through
@@ -32,12 +37,23 @@ public struct LogSink: Sendable {
         LogSink(write: { receive(NetworkLogEvent(message: $0)) }, receive: receive)
     }
 
+    /// A sink that receives only the entries `admits` lets through; `admits` is asked before an
+    /// entry is built.
+    static func events(
+        admitting admits: @escaping @Sendable (NetworkLogEvent.Level) -> Bool,
+        _ receive: @escaping @Sendable (NetworkLogEvent) -> Void
+    ) -> LogSink {
+        LogSink(write: { receive(NetworkLogEvent(message: $0)) }, receive: receive, admits: admits)
+    }
+
     private init(
         write: @escaping @Sendable (String) -> Void,
-        receive: @escaping @Sendable (NetworkLogEvent) -> Void
+        receive: @escaping @Sendable (NetworkLogEvent) -> Void,
+        admits: @escaping @Sendable (NetworkLogEvent.Level) -> Bool = { _ in true }
     ) {
         self.write = write
         self.receive = receive
+        self.admits = admits
     }
 
     /// Hands `event` to the sink, as text or as it is, depending on how the sink was made.

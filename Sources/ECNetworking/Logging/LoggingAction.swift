@@ -23,7 +23,7 @@ struct LoggingAction: RequestBeganAction, ResponseBeganAction {
     }
 
     func requestBegan(_ request: NetworkRequest) {
-        guard options.minimumLevel <= .debug else { return }
+        guard isEnabled(.debug) else { return }
         let url = redaction.url(request.url)
         var message = "--> \(Self.method(of: request)) \(url)"
         if request.customProperties[JoinedIdenticalRequest.self] {
@@ -41,7 +41,7 @@ struct LoggingAction: RequestBeganAction, ResponseBeganAction {
 
     func responseBegan(request: NetworkRequest, response: NetworkResponse) {
         let level: NetworkLogEvent.Level = response.statusCode >= 400 ? .warning : .info
-        guard options.minimumLevel <= level else { return }
+        guard isEnabled(level) else { return }
         let duration = response.timings.transport
         let milliseconds = Int((duration.seconds * 1000).rounded())
         let url = redaction.url(request.url)
@@ -59,7 +59,7 @@ struct LoggingAction: RequestBeganAction, ResponseBeganAction {
     func logFailure(of request: NetworkRequest, error: any Error) {
         let isCancellation = (error as? NetworkError)?.isCancellation == true || error is CancellationError
         let level: NetworkLogEvent.Level = isCancellation ? .notice : .error
-        guard options.minimumLevel <= level else { return }
+        guard isEnabled(level) else { return }
         let reason = redaction.describe(error)
         let url = redaction.url(of: request)
         let attempt = request.customProperties[SendAttempt.self]
@@ -71,7 +71,7 @@ struct LoggingAction: RequestBeganAction, ResponseBeganAction {
 
     /// Logs an answer served from a response store, which no action stage sees.
     func logStoredValue(of request: NetworkRequest, age: Duration, reason: String) {
-        guard options.minimumLevel <= .info else { return }
+        guard isEnabled(.info) else { return }
         let seconds = Int(age.components.seconds)
         let url = redaction.url(of: request)
         options.sink.log(
@@ -84,7 +84,7 @@ struct LoggingAction: RequestBeganAction, ResponseBeganAction {
     /// Logs that a storage send neither reads nor fills the store: `request` carries a credential
     /// and names no ``StoragePartition``, so its answer could belong to one user alone.
     func logStorageBypassed(for request: NetworkRequest) {
-        guard options.minimumLevel <= .notice else { return }
+        guard isEnabled(.notice) else { return }
         let url = redaction.url(of: request)
         options.sink.log(
             NetworkLogEvent(
@@ -94,6 +94,12 @@ struct LoggingAction: RequestBeganAction, ResponseBeganAction {
                     + "parameter) and names no StoragePartition, so its answers are neither read from nor kept in "
                     + "the store; name a partition to store them (said once per network)",
                 method: Self.method(of: request), url: url))
+    }
+
+    /// Whether an entry of `level` is built: the options' minimum level and the sink's own
+    /// (a swift-log logger's) both let it through.
+    private func isEnabled(_ level: NetworkLogEvent.Level) -> Bool {
+        options.minimumLevel <= level && options.sink.admits(level)
     }
 
     /// Hands one entry about `request`'s send and attempt to the sink.

@@ -47,6 +47,10 @@ extension HTTPNetwork {
         // Encoded before the queue, since identical requests are found by what goes on the wire;
         // all but a multipart form, which never joins another request and waits for its slot.
         var wire = try WireRequest(request, configuration: configuration)
+        if !context.observations.isEmpty {
+            // Each redirect hop is a physical request of its own to the integrations.
+            wire.transportRequest.redirectObserver = ObservedRedirects(observations: context.observations)
+        }
         context.request = wire.request
         var response: NetworkResponse
         // A streamed body, or one whose progress is reported, is read here, never shared.

@@ -49,6 +49,7 @@ public struct TransportRequest: Sendable {
         var maximumResponseSize: Int?
         var cachePolicy: URLRequest.CachePolicy?
         var uploadProgress: TransferProgressHandler?
+        var redirectObserver: (any RedirectObserver)?
     }
 
     /// The method.
@@ -92,6 +93,11 @@ public struct TransportRequest: Sendable {
     package var uploadProgress: TransferProgressHandler? {
         get { storage.value.uploadProgress }
         _modify { yield &storage.unique.value.uploadProgress }
+    }
+    /// Who hears of each redirect the library follows for this request; `nil` without observers.
+    var redirectObserver: (any RedirectObserver)? {
+        get { storage.value.redirectObserver }
+        _modify { yield &storage.unique.value.redirectObserver }
     }
 
     /// Creates a request.

@@ -85,6 +85,11 @@ struct RedirectFollower: Sendable {
                 next.headers.remove(name: field.name)
             }
         }
+        // Last, so the observer sees the hop as it goes out (and its trace context replaces the
+        // one the previous hop carried).
+        if let observer = next.redirectObserver {
+            observer.redirectFollowed(statusCode: response.statusCode, to: &next)
+        }
         return next
     }
 

@@ -28,7 +28,7 @@
     struct MetricsIntegrationTests {
         private let profileURL = testBaseURL.appendingPathComponent("profiles/4711")
 
-        @Test("each send records its duration once, by method, status class and outcome; never by path")
+        @Test("each send records its whole duration once, by method, status class and outcome; never by path")
         func durationDimensions() async throws {
             let metrics = TestMetrics()
             let session = MockSession()
@@ -41,21 +41,49 @@
             _ = try await network.send(NetworkRequest(method: "PROPFIND", url: profileURL))
 
             let success = try metrics.expectTimer(
-                "http.client.request.duration",
+                "ecnetworking.client.send.duration",
                 [("http.request.method", "GET"), ("http.response.status_class", "2xx"), ("outcome", "success")])
             #expect(success.values.count == 1)
             #expect(success.values.allSatisfy { $0 >= 0 })
             let failure = try metrics.expectTimer(
-                "http.client.request.duration",
+                "ecnetworking.client.send.duration",
                 [("http.request.method", "GET"), ("http.response.status_class", "4xx"), ("outcome", "failure")])
             #expect(failure.values.count == 1)
             let other = try metrics.expectTimer(
-                "http.client.request.duration",
+                "ecnetworking.client.send.duration",
                 [("http.request.method", "_OTHER"), ("http.response.status_class", "2xx"), ("outcome", "success")])
             #expect(other.values.count == 1)
             let dimensionValues = (metrics.timers.flatMap(\.dimensions) + metrics.meters.flatMap(\.dimensions))
                 .map(\.1)
+            #expect(!dimensionValues.isEmpty)
             #expect(!dimensionValues.contains { $0.contains("4711") || $0.contains("/") })
+        }
+
+        @Test("every physical request records http.client.request.duration with OpenTelemetry's attributes")
+        func requestDurationConventions() async throws {
+            let metrics = TestMetrics()
+            let session = MockSession()
+            session.stub(with: [MockResponse(statusCode: 503), MockResponse(statusCode: 200)])
+            let network = makeMeasuredNetwork(session: session, metrics: metrics) {
+                $0.retryPolicy = RetryPolicy(baseDelay: .zero, jitter: 0)
+            }
+
+            _ = try await network.send(NetworkRequest(url: profileURL))
+
+            let server = [("server.address", "api.example.com"), ("server.port", "443"), ("url.scheme", "https")]
+            let failed = try metrics.expectTimer(
+                "http.client.request.duration",
+                [("http.request.method", "GET")] + server + [
+                    ("http.response.status_code", "503"), ("error.type", "503"),
+                ])
+            let succeeded = try metrics.expectTimer(
+                "http.client.request.duration",
+                [("http.request.method", "GET")] + server + [("http.response.status_code", "200")])
+            #expect(failed.values.count == 1)
+            #expect(succeeded.values.count == 1)
+            #expect(metrics.timers(label: "http.client.request.duration").count == 2)
+            // The send as a whole is one value of the library's own metric.
+            #expect(metrics.timers(label: "ecnetworking.client.send.duration").flatMap(\.values).count == 1)
         }
 
         @Test("retries are counted by who asked for them")
@@ -72,7 +100,7 @@
             _ = try await network.send(NetworkRequest(url: profileURL))
 
             let counter = try metrics.expectCounter(
-                "http.client.retries", [("http.request.method", "GET"), ("retry.requester", "retry_policy")])
+                "ecnetworking.client.retries", [("http.request.method", "GET"), ("retry.requester", "retry_policy")])
             #expect(counter.totalValue == 2)
         }
 
@@ -91,7 +119,7 @@
             }
 
             try #require(session.recordedRequests.count == 1)
-            #expect(total(metrics, "http.client.coalesced_sends") == 4)
+            #expect(total(metrics, "ecnetworking.client.coalesced_sends") == 4)
         }
 
         @Test("an answer from a response store is counted, and makes no send")
@@ -106,7 +134,8 @@
             let result = try await network.send(StorableUsersRequest(), storage: store, policy: .storedIfFresh)
 
             #expect(result.source == .store)
-            #expect(total(metrics, "http.client.stored_answers") == 1)
+            #expect(total(metrics, "ecnetworking.client.stored_answers") == 1)
+            #expect(metrics.timers(label: "ecnetworking.client.send.duration").isEmpty)
             #expect(metrics.timers(label: "http.client.request.duration").isEmpty)
         }
 
@@ -122,7 +151,7 @@
             let result = try await network.send(StorableUsersRequest(), storage: store, policy: .storedIfFresh)
 
             #expect(result.source == .store)
-            #expect(total(metrics, "http.client.stored_answers") == 1)
+            #expect(total(metrics, "ecnetworking.client.stored_answers") == 1)
         }
 
         @Test("an attempt sent again with a refreshed credential counts as a refresh")
@@ -141,7 +170,7 @@
 
             #expect(authenticator.refreshes.count == 1)
             #expect(session.authorizations == ["Bearer old", "Bearer new", "Bearer new"])
-            #expect(total(metrics, "http.client.refreshes") == 1)
+            #expect(total(metrics, "ecnetworking.client.refreshes") == 1)
         }
 
         @Test("sends that share one refresh count it once: refreshes, not the sends that carried their credential")
@@ -166,10 +195,10 @@
             #expect(authenticator.refreshes.count == 1)
             #expect(session.authorizations.filter { $0 == "Bearer old" }.count == 3)
             #expect(session.authorizations.filter { $0 == "Bearer new" }.count == 3)
-            #expect(total(metrics, "http.client.refreshes") == 1)
+            #expect(total(metrics, "ecnetworking.client.refreshes") == 1)
         }
 
-        @Test("the active requests meter counts a send while it runs and drops it when it is cancelled")
+        @Test("the active sends meter counts a send while it runs and drops it when it is cancelled")
         func activeRequests() async throws {
             let metrics = TestMetrics()
             let session = MockSession()
@@ -178,14 +207,14 @@
 
             let task = Task { try await network.send(NetworkRequest(url: profileURL)) }
             try await waitUntil { session.recordedRequests.count == 1 }
-            let meter = try metrics.expectMeter("http.client.active_requests", [("http.request.method", "GET")])
+            let meter = try metrics.expectMeter("ecnetworking.client.active_sends", [("http.request.method", "GET")])
             #expect(meter.lastValue == 1)
             task.cancel()
             await expectCancellation(of: task)
 
             #expect(meter.lastValue == 0)
             let cancelled = try metrics.expectTimer(
-                "http.client.request.duration",
+                "ecnetworking.client.send.duration",
                 [("http.request.method", "GET"), ("http.response.status_class", "none"), ("outcome", "cancelled")])
             #expect(cancelled.values.count == 1)
         }

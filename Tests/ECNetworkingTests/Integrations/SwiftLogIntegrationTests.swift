@@ -64,6 +64,25 @@
             #expect(handler.entries.first?.message.description.hasPrefix("<-- failed GET https://") == true)
         }
 
+        @Test("an entry below the logger's level is not built: the level is asked first, for each entry")
+        func levelAskedBeforeBuilding() async throws {
+            let handler = LevelCountingHandler(level: .warning)
+            let (network, _) = makeStubbedNetwork(answering: MockResponse(statusCode: 200)) {
+                $0.logging = true
+                $0.logSink = .logger(Logger(label: "api") { _ in handler })
+            }
+            let request = NetworkRequest(url: testBaseURL.appendingPathComponent("users"))
+
+            _ = try await network.send(request)
+            #expect(handler.records.all.isEmpty)
+            #expect(handler.levelReads.count >= 2, "the request and answer entries asked the level")
+
+            // A level changed later takes effect for the next entries.
+            handler.level.withLock { $0 = .debug }
+            _ = try await network.send(request)
+            #expect(handler.records.all == [.debug, .info])
+        }
+
         @Test("no planted secret is in any record's message or metadata")
         func noSecretInRecords() async throws {
             let handler = InMemoryLogHandler()
@@ -86,6 +105,40 @@
             }
             #expect(handler.entries.map(\.level) == [.debug, .warning, .error])
             expectNoSecrets(in: texts, Planted.all)
+        }
+    }
+
+    /// A log handler whose level can change after the logger is made, counting how often its level
+    /// is read and which levels it records.
+    private final class LevelCountingHandler: LogHandler, Sendable {
+        let level: LockedState<Logger.Level>
+        let levelReads = Counter()
+        let records = Log<Logger.Level>()
+
+        init(level: Logger.Level) {
+            self.level = LockedState(level)
+        }
+
+        var logLevel: Logger.Level {
+            get {
+                levelReads.increment()
+                return level.withLock { $0 }
+            }
+            set { level.withLock { $0 = newValue } }
+        }
+
+        var metadata: Logger.Metadata {
+            get { [:] }
+            set {}
+        }
+
+        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+            get { nil }
+            set {}
+        }
+
+        func log(event: LogEvent) {
+            records.append(event.level)
         }
     }
 #endif

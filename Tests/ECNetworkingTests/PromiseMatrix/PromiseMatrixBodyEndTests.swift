@@ -59,9 +59,15 @@ struct PromiseMatrixBodyEndTests {
                 "\(way): a span ended as a success")
         #endif
         #if Metrics
-            let dimensions = observers.metricsFactory.timers.flatMap(\.dimensions)
-            #expect(dimensions.contains { $0 == ("http.response.status_class", "2xx") }, "\(way): \(dimensions)")
-            #expect(dimensions.contains { $0 == ("outcome", "failure") }, "\(way): \(dimensions)")
+            let send = observers.metricsFactory.timers(label: "ecnetworking.client.send.duration").flatMap(\.dimensions)
+            #expect(send.contains { $0 == ("http.response.status_class", "2xx") }, "\(way): \(send)")
+            #expect(send.contains { $0 == ("outcome", "failure") }, "\(way): \(send)")
+            // The request itself, measured to the end of its body: its status, and the failure.
+            let request = observers.metricsFactory.timers(label: "http.client.request.duration")
+            #expect(request.flatMap(\.values).count == 1, "\(way): \(request.map(\.dimensions))")
+            let dimensions = request.flatMap(\.dimensions)
+            #expect(dimensions.contains { $0 == ("http.response.status_code", "200") }, "\(way): \(dimensions)")
+            #expect(dimensions.contains { $0.0 == "error.type" }, "\(way): \(dimensions)")
         #endif
     }
 

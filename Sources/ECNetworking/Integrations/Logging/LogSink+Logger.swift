@@ -11,8 +11,11 @@
         /// ```swift
         /// configuration.logSink = .logger(Logger(label: "api"))
         /// ```
+        ///
+        /// An entry below the logger's level is not built at all: the level is read from the
+        /// logger's handler for each entry, so a level changed later takes effect.
         public static func logger(_ logger: Logger) -> LogSink {
-            .events { event in
+            .events(admitting: { logger.logLevel <= $0.loggerLevel }) { event in
                 var metadata: Logger.Metadata = [:]
                 for field in event.metadata {
                     metadata[field.key] = .string(field.value)

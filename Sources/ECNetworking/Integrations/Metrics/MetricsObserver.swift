@@ -12,46 +12,98 @@
 
         func storedAnswer(_ request: NetworkRequest) {
             Counter(
-                label: "http.client.stored_answers",
+                label: MetricName.storedAnswers,
                 dimensions: [("http.request.method", request.method.telemetryName)],
                 factory: factory
             ).increment()
         }
     }
 
-    /// One send's metrics: it counts as active from start to end, and its duration, retries,
-    /// joined requests and the credential refreshes it started are recorded as they happen.
+    /// The names of the metrics; see ``NetworkConfiguration/metricsFactory``.
+    enum MetricName {
+        /// OpenTelemetry's: one physical request, from its start on the wire to its end.
+        static let requestDuration = "http.client.request.duration"
+        /// The library's own, under its own namespace, as OpenTelemetry asks of names it does not define.
+        static let sendDuration = "ecnetworking.client.send.duration"
+        static let activeSends = "ecnetworking.client.active_sends"
+        static let retries = "ecnetworking.client.retries"
+        static let coalescedSends = "ecnetworking.client.coalesced_sends"
+        static let storedAnswers = "ecnetworking.client.stored_answers"
+        static let refreshes = "ecnetworking.client.refreshes"
+    }
+
+    /// One send's metrics: it counts as active from start to end; each physical request (an
+    /// attempt, a redirect hop) records its duration by OpenTelemetry's conventions; the send as a
+    /// whole, its retries, joined requests and the credential refreshes it started are recorded
+    /// under the library's own names.
     final class MeasuredSend: SendObservation {
         private let factory: any MetricsFactory
         private let method: String
-        private let activeRequests: Meter
+        private let activeSends: Meter
+        /// The physical request in progress. Under a lock: a redirect is read on the transport's thread.
+        private let request = LockedState<PhysicalRequest?>(nil)
+
+        /// What `http.client.request.duration` needs of a request on the wire.
+        private struct PhysicalRequest: Sendable {
+            let start: SendMoment
+            let method: String
+            let server: TelemetryServer
+            /// The status of a head whose body is still arriving.
+            var statusCode: Int?
+        }
+
         init(factory: any MetricsFactory, method: String) {
             self.factory = factory
             self.method = method
-            activeRequests = Meter(
-                label: "http.client.active_requests", dimensions: [("http.request.method", method)], factory: factory)
-            activeRequests.increment()
+            activeSends = Meter(
+                label: MetricName.activeSends, dimensions: [("http.request.method", method)], factory: factory)
+            activeSends.increment()
         }
 
         func refreshStarted() {
-            counter("http.client.refreshes").increment()
+            counter(MetricName.refreshes).increment()
+        }
+
+        func attemptWillSend(_ request: inout NetworkRequest) {
+            begin(PhysicalRequest(start: SendClock.now, method: method, server: TelemetryServer(request.url)))
         }
 
         func attemptOnWire(_ request: NetworkRequest) {
             if request.customProperties[JoinedIdenticalRequest.self] {
-                counter("http.client.coalesced_sends").increment()
+                counter(MetricName.coalescedSends).increment()
+            }
+        }
+
+        func redirectFollowed(statusCode: Int, to next: inout TransportRequest) {
+            let hop = PhysicalRequest(
+                start: SendClock.now, method: next.method.telemetryName, server: TelemetryServer(next.url))
+            if let previous = begin(hop) { record(previous, statusCode: statusCode, error: nil) }
+        }
+
+        func attemptEnded(response: NetworkResponse?, error: (any Error)?) {
+            // A head whose body is still arriving (a stream, a download) is not the end of the
+            // request: it is recorded, with the status, when the send ends with the body.
+            if let response, error == nil, response.unreadBody != nil {
+                request.withLock { $0?.statusCode = response.statusCode }
+                return
+            }
+            if let ended = request.withLock({ $0.take() }) {
+                record(ended, statusCode: response?.statusCode, error: error)
             }
         }
 
         func sendEnded(_ metrics: RequestMetrics) {
-            activeRequests.decrement()
+            if let ended = request.withLock({ $0.take() }) {
+                record(ended, statusCode: ended.statusCode ?? metrics.statusCode, error: metrics.error)
+            }
+            activeSends.decrement()
             for requester in metrics.retriedBy {
                 let name =
                     switch requester {
                     case .retryPolicy: "retry_policy"
                     case .completedAction: "action"
                     }
-                counter("http.client.retries", ("retry.requester", name)).increment()
+                counter(MetricName.retries, ("retry.requester", name)).increment()
             }
             let statusClass = metrics.statusCode.map { "\($0 / 100)xx" } ?? "none"
             let outcome: String
@@ -61,14 +113,42 @@
             } else {
                 outcome = "success"
             }
-            let (seconds, attoseconds) = metrics.timings.total.components
             CoreMetrics.Timer(
-                label: "http.client.request.duration",
+                label: MetricName.sendDuration,
                 dimensions: [
                     ("http.request.method", method), ("http.response.status_class", statusClass), ("outcome", outcome),
                 ],
                 factory: factory
-            ).recordNanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+            ).recordNanoseconds(Self.nanoseconds(metrics.timings.total))
+        }
+
+        /// Makes `next` the request in progress and returns the one it replaces.
+        @discardableResult
+        private func begin(_ next: PhysicalRequest) -> PhysicalRequest? {
+            request.withLock { request in
+                defer { request = next }
+                return request
+            }
+        }
+
+        /// Records one physical request's duration with OpenTelemetry's attributes.
+        private func record(_ ended: PhysicalRequest, statusCode: Int?, error: (any Error)?) {
+            var dimensions = [
+                ("http.request.method", ended.method), ("server.port", String(ended.server.port)),
+                ("url.scheme", ended.server.scheme),
+            ]
+            if let address = ended.server.address { dimensions.append(("server.address", address)) }
+            if let statusCode { dimensions.append(("http.response.status_code", String(statusCode))) }
+            if let errorType = TelemetryErrorType.of(statusCode: statusCode, error: error) {
+                dimensions.append(("error.type", errorType))
+            }
+            CoreMetrics.Timer(label: MetricName.requestDuration, dimensions: dimensions, factory: factory)
+                .recordNanoseconds(Self.nanoseconds(SendClock.now - ended.start))
+        }
+
+        private static func nanoseconds(_ duration: Duration) -> Int64 {
+            let (seconds, attoseconds) = duration.components
+            return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
         }
 
         private func counter(_ label: String, _ dimensions: (String, String)...) -> Counter {

@@ -1,28 +1,36 @@
 #if Tracing
+    import Foundation
     import Tracing
 
-    /// The spans of one send: the send's own, open from start to end, and one child per attempt,
-    /// each ended exactly once whichever way the send ends.
+    /// The spans of one send, by OpenTelemetry's HTTP client conventions: an INTERNAL span for the
+    /// send as a whole (queueing, actions, retries), open from start to end and without HTTP
+    /// attributes, and a CLIENT child for every physical request: each attempt, and each redirect
+    /// hop the library follows for it. Every span ends exactly once whichever way the send ends.
     final class TracedSend: SendObservation {
+        /// The send span's name: it stands for the library's work around the requests, which the
+        /// CLIENT spans under it name by their methods.
+        static let sendSpanName = "ECNetworking send"
+
         private let tracer: any Tracer
         private let redaction: Redaction
         private let sendSpan: any Span
-        /// The attempt span still open, and whether the send span has ended; the send's task is the
-        /// only caller, but a lock keeps an observation safe to share.
+        /// The CLIENT span still open, how many physical requests the send has made, and whether
+        /// the send span has ended. Under a lock: a redirect is read on the transport's thread.
         private let state = LockedState<State>(State())
 
         private struct State: Sendable {
-            var attemptSpan: (any Span)?
+            var requestSpan: (any Span)?
+            /// The status of the open request whose body is still arriving.
+            var requestStatus: Int?
+            var physicalRequests = 0
             var hasEnded = false
         }
 
         init(tracer: any Tracer, request: NetworkRequest, redaction: Redaction) {
             self.tracer = tracer
             self.redaction = redaction
-            let method = request.method.telemetryName
             sendSpan = tracer.startSpan(
-                method == "_OTHER" ? "HTTP" : method, context: ServiceContext.current ?? .topLevel, ofKind: .client)
-            describe(request, on: sendSpan)
+                Self.sendSpanName, context: ServiceContext.current ?? .topLevel, ofKind: .internal)
         }
 
         /// Runs the send with its span as the current context, so that whatever its actions send
@@ -36,62 +44,78 @@
         }
 
         func attemptWillSend(_ request: inout NetworkRequest) {
-            let method = request.method.telemetryName
-            let span = tracer.startSpan(
-                method == "_OTHER" ? "HTTP" : method, context: sendSpan.context, ofKind: .client)
-            describe(request, on: span)
-            let number = request.customProperties[SendAttempt.self]?.number ?? 1
-            if number > 1 {
-                span.attributes["http.request.resend_count"] = number - 1
-            }
-            tracer.inject(span.context, into: &request.headers, using: HTTPHeadersInjector())
-            let previous = state.withLock { state in
-                defer { state.attemptSpan = span }
-                return state.attemptSpan
-            }
-            // Not expected: the runner ends every attempt before the next begins, and only the
-            // last attempt's body can still be arriving.
-            previous?.end()
+            request.headers = startRequestSpan(
+                method: request.method, url: redaction.url(of: request), server: TelemetryServer(request.url),
+                headers: request.headers, previousStatus: nil)
+        }
+
+        func redirectFollowed(statusCode: Int, to next: inout TransportRequest) {
+            next.headers = startRequestSpan(
+                method: next.method, url: redaction.url(next.url), server: TelemetryServer(next.url),
+                headers: next.headers, previousStatus: statusCode)
         }
 
         func attemptEnded(response: NetworkResponse?, error: (any Error)?) {
             // A head whose body is still arriving (a stream, a download) is not the end of the
             // request: its span stays open, with the status, until the send ends with the body.
             if let response, error == nil, response.unreadBody != nil {
-                let span = state.withLock { $0.attemptSpan }
-                span?.attributes["http.response.status_code"] = response.statusCode
+                state.withLock { $0.requestStatus = response.statusCode }
                 return
             }
-            guard let span = state.withLock({ $0.attemptSpan.take() }) else { return }
+            guard let span = state.withLock({ $0.requestSpan.take() }) else { return }
             finish(span, statusCode: response?.statusCode, error: error)
         }
 
         func sendEnded(_ metrics: RequestMetrics) {
-            let (attemptSpan, hasEnded) = state.withLock { state in
+            let (requestSpan, status, hasEnded) = state.withLock { state in
                 defer { state.hasEnded = true }
-                return (state.attemptSpan.take(), state.hasEnded)
+                return (state.requestSpan.take(), state.requestStatus.take(), state.hasEnded)
             }
-            if let attemptSpan { finish(attemptSpan, statusCode: nil, error: metrics.error) }
+            if let requestSpan { finish(requestSpan, statusCode: status, error: metrics.error) }
             guard !hasEnded else { return }
-            if metrics.attempts > 1 {
-                sendSpan.attributes["http.request.resend_count"] = metrics.attempts - 1
+            // No HTTP attributes: those belong to the physical requests. The error stays, since the
+            // send failing is what a reader of the trace looks for first.
+            if let error = metrics.error {
+                sendSpan.attributes["error.type"] = TelemetryErrorType.of(error)
+                sendSpan.recordError(error)
+                sendSpan.setStatus(SpanStatus(code: .error))
             }
-            finish(sendSpan, statusCode: metrics.statusCode, error: metrics.error)
+            sendSpan.end()
         }
 
-        /// The attributes known before the wire.
-        private func describe(_ request: NetworkRequest, on span: any Span) {
-            span.attributes["http.request.method"] = request.method.telemetryName
-            if request.method.telemetryName == "_OTHER" {
-                span.attributes["http.request.method_original"] = request.method.rawValue
+        /// Ends the physical request in progress, if any, with `previousStatus` (a redirect it
+        /// answered), starts the next one's CLIENT span, and returns `headers` with its trace
+        /// context.
+        private func startRequestSpan(
+            method: HTTPMethod, url: String, server: TelemetryServer, headers: HTTPHeaders, previousStatus: Int?
+        ) -> HTTPHeaders {
+            let name = method.telemetryName
+            let span = tracer.startSpan(name == "_OTHER" ? "HTTP" : name, context: sendSpan.context, ofKind: .client)
+            span.attributes["http.request.method"] = name
+            if name == "_OTHER" {
+                span.attributes["http.request.method_original"] = method.rawValue
             }
-            span.attributes["url.full"] = redaction.url(of: request)
-            if let host = request.url.host {
-                span.attributes["server.address"] = host
+            span.attributes["url.full"] = url
+            if let address = server.address {
+                span.attributes["server.address"] = address
             }
-            if let port = request.url.port {
-                span.attributes["server.port"] = port
+            span.attributes["server.port"] = server.port
+            let (previous, resends) = state.withLock { state in
+                defer {
+                    state.requestSpan = span
+                    state.physicalRequests += 1
+                }
+                return (state.requestSpan, state.physicalRequests)
             }
+            // Every request after the first is a resend, whatever caused it: a retry or a redirect.
+            if resends > 0 {
+                span.attributes["http.request.resend_count"] = resends
+            }
+            // Before an attempt, none is open: the runner ends every attempt before the next begins.
+            previous.map { finish($0, statusCode: previousStatus, error: nil) }
+            var headers = headers
+            tracer.inject(span.context, into: &headers, using: HTTPHeadersInjector())
+            return headers
         }
 
         /// Records the outcome on `span` and ends it.
@@ -99,36 +123,12 @@
             if let statusCode {
                 span.attributes["http.response.status_code"] = statusCode
             }
-            if let error {
-                span.attributes["error.type"] = Self.errorType(of: error)
-                span.recordError(error)
+            if let errorType = TelemetryErrorType.of(statusCode: statusCode, error: error) {
+                span.attributes["error.type"] = errorType
+                if let error { span.recordError(error) }
                 span.setStatus(SpanStatus(code: .error))
             }
             span.end()
-        }
-
-        /// OpenTelemetry's `error.type`: the status code for an unacceptable status, otherwise a
-        /// short name of the kind of failure (never its description, which may hold a URL).
-        private static func errorType(of error: any Error) -> String {
-            if error is CancellationError { return "cancelled" }
-            guard let error = error as? NetworkError else { return String(reflecting: type(of: error)) }
-            switch error {
-            case .unacceptableStatusCode(let response): return String(response.statusCode)
-            case .cancelled: return "cancelled"
-            case .invalidated: return "invalidated"
-            case .invalidResponse: return "invalidResponse"
-            default:
-                // The case's name; its payload (a reason, a response) stays out.
-                return Mirror(reflecting: error).children.first?.label ?? "NetworkError"
-            }
-        }
-    }
-
-    extension Optional {
-        /// The value, leaving `nil` behind.
-        fileprivate mutating func take() -> Wrapped? {
-            defer { self = nil }
-            return self
         }
     }
 #endif
