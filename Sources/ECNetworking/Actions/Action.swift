@@ -8,5 +8,5 @@
 /// 5. ``RequestFailedAction``: be told the send ended in an error (once, after the last attempt).
 ///
 /// At every stage actions run in the order they were added with ``Network/add(action:)``; the
-/// built-in logging action always runs last, so it logs the request as it was sent.
+/// built-in logging sees each stage after every action, so it logs the request as it was sent.
 public protocol Action: Sendable {}

@@ -10,7 +10,7 @@ extension NetworkError: LocalizedError {
     /// How many bytes of a response body a sentence shows.
     static let bodySnippetLimit = 200
 
-    /// The sentence of ``errorDescription``, redacted with `redaction`, so the logging action
+    /// The sentence of ``errorDescription``, redacted with `redaction`, so the built-in logging
     /// can apply the configuration's sensitive names.
     func sentence(redaction: Redaction) -> String {
         switch self {

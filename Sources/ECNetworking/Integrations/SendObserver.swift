@@ -1,18 +1,26 @@
-/// Follows every send of a network from start to end, for the integrations that need to see
-/// more than one action stage can: a trace span per send and per attempt, a duration timer and
-/// counters. The ``StageRunner`` tells it; it never changes how a send goes, except for the
-/// headers ``SendObservation/attemptWillSend(_:)`` adds (trace context).
+/// Follows every send of a network from start to end: the one seam for everything that watches
+/// sends (the built-in logging, a trace span per send and per physical request, swift-metrics'
+/// timers and counters). The ``StageRunner`` tells it; it never changes how a send goes, except
+/// for the headers ``SendObservation/attemptWillSend(_:)`` and
+/// ``SendObservation/redirectFollowed(statusCode:to:)`` add (trace context).
 ///
-/// Kept in ``NetworkConfiguration``'s observers, set through the integrations' own properties
-/// (`tracer`, `metricsFactory`), so every send, typed, raw, through storage or through a
-/// `FakeNetwork`, passes by it exactly once.
+/// The integrations' observers are kept in ``NetworkConfiguration``'s observers, set through their
+/// own properties (`tracer`, `metricsFactory`), so every send, typed, raw, through storage or
+/// through a `FakeNetwork`, passes by them exactly once; the network adds the logging observer
+/// when ``NetworkConfiguration/logging`` is on. The metrics hook and the failure actions, which
+/// users supply, are called by the runner at the same end (see `StageRunner.end`).
 protocol SendObserver: Sendable {
     /// Called once as a send starts, in the sending task; the observation it returns hears about
     /// that send's attempts and its end.
     func sendStarted(_ request: NetworkRequest, redaction: Redaction) -> any SendObservation
 
-    /// Called when a response store answers without a network call, which is no send.
-    func storedAnswer(_ request: NetworkRequest)
+    /// Called when a response store answers without a network call, which is no send, with the
+    /// stored answer's age and why the store answered.
+    func storedAnswer(_ request: NetworkRequest, age: Duration, reason: String)
+
+    /// Called, once per network, when a storage send goes around the store: `request` carries a
+    /// credential and names no partition.
+    func storageBypassed(_ request: NetworkRequest)
 }
 
 /// One send as a ``SendObserver`` follows it. The runner calls it from the sending task, in
@@ -34,8 +42,14 @@ protocol SendObservation: Sendable {
     func attemptEnded(response: NetworkResponse?, error: (any Error)?)
     /// The send ended, as the metrics hook sees it.
     func sendEnded(_ metrics: RequestMetrics)
+    /// The response head arrived and the response-began actions have seen it.
+    func responseArrived(request: NetworkRequest, response: NetworkResponse)
     /// The send started a credential refresh (one refresh, however many sends wait for it).
     func refreshStarted()
+    /// Whether the observation needs the send run inside ``withinSend(_:)`` with the observations
+    /// bound for ``ObservedSend``; an observation that only listens says `false`, and a send whose
+    /// observations all do pays for neither.
+    var needsTaskContext: Bool { get }
     /// Runs the whole send, its actions included, in the observer's context: a tracer's send
     /// span is the parent of whatever the actions send (a login inside a refresh).
     // On the sending task's executor: `body` captures the send's `inout` context (see
@@ -46,7 +60,8 @@ protocol SendObservation: Sendable {
 }
 
 extension SendObserver {
-    func storedAnswer(_ request: NetworkRequest) {}
+    func storedAnswer(_ request: NetworkRequest, age: Duration, reason: String) {}
+    func storageBypassed(_ request: NetworkRequest) {}
 }
 
 extension SendObservation {
@@ -54,7 +69,9 @@ extension SendObservation {
     func attemptOnWire(_ request: NetworkRequest) {}
     func redirectFollowed(statusCode: Int, to next: inout TransportRequest) {}
     func attemptEnded(response: NetworkResponse?, error: (any Error)?) {}
+    func responseArrived(request: NetworkRequest, response: NetworkResponse) {}
     func refreshStarted() {}
+    var needsTaskContext: Bool { true }
     // On the sending task's executor, as the requirement says: `body` holds the `inout` context.
     nonisolated(nonsending) func withinSend<Value>(
         _ body: nonisolated(nonsending) () async throws -> Value

@@ -1,4 +1,4 @@
-/// Where the logging action writes its entries: standard output by default, or anything else in
+/// Where the built-in logging writes its entries: standard output by default, or anything else in
 /// one line, such as `os.Logger`, without this package depending on it. With the `Logging` trait,
 /// `LogSink.logger(_:)` hands each entry to a swift-log `Logger` as a structured record.
 ///

@@ -1,4 +1,4 @@
-/// What the built-in logging action writes. Which secrets it hides is
+/// What the built-in logging writes. Which secrets it hides is
 /// ``NetworkConfiguration/sensitiveData``, the same list the redirect handling and the metrics
 /// hook use.
 public struct LoggingOptions: Sendable {

@@ -1,4 +1,4 @@
-/// One entry of the logging action: what a ``LogSink`` receives, whether it writes text or hands
+/// One entry of the built-in logging: what a ``LogSink`` receives, whether it writes text or hands
 /// the entry to a structured logger such as swift-log (the `Logging` trait's `LogSink.logger(_:)`).
 ///
 /// Every value in it is redacted with ``NetworkConfiguration/sensitiveData`` before the sink sees

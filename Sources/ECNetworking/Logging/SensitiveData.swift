@@ -4,7 +4,7 @@ import Foundation
 /// parameters and body fields, used everywhere the library shows or forwards a request.
 ///
 /// Set it once in ``NetworkConfiguration/sensitiveData``; a name added there is
-/// - redacted (shown as `<redacted>`) in every log line and the cURL line of the logging action,
+/// - redacted (shown as `<redacted>`) in every log line and the cURL line of the built-in logging,
 /// - redacted in the request handed to ``NetworkConfiguration/metricsHandler``,
 /// - and, for a header, removed when a redirect leads to another origin.
 ///

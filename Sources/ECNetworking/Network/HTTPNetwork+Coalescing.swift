@@ -9,7 +9,7 @@ extension HTTPNetwork {
     ///
     /// Only the member that leads takes a concurrency slot, held until the wire call ends; the
     /// others wait without one. Every member runs its own began actions once the call is on the
-    /// wire (the logging action's line then says it joined), and keeps its own deadline, measured
+    /// wire (the log line then says it joined), and keeps its own deadline, measured
     /// from then, and its own cancellation: when either ends a member, the call goes on for the
     /// others, and it is cancelled when the last one leaves.
     func sendCoalesced(

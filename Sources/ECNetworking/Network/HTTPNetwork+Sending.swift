@@ -25,11 +25,9 @@ extension HTTPNetwork {
                 return try await runner.run(
                     request, priority: priority, through: SessionAttemptTransport(network: self), context: &context)
             }
-        } catch {
+        } catch is CancellationError {
             // Every form of cancellation reaches the caller as one error, however it surfaced.
-            let error: any Error = error is CancellationError ? NetworkError.cancelled : error
-            loggingAction?.logFailure(of: context.request, error: error)
-            throw error
+            throw NetworkError.cancelled
         }
     }
 

@@ -44,8 +44,7 @@ extension HTTPNetwork {
             policy: policy, maximumAge: request.maximumStorageAge, storage: storage,
             decode: { try decode(request, from: $0) },
             logStored: { value, reason in
-                loggingAction?.logStoredValue(of: built.request, age: value.age, reason: reason)
-                runner.reportStoredAnswer(built.request)
+                runner.reportStoredAnswer(built.request, age: value.age, reason: reason)
             },
             fetch: { stored in
                 try await fetch(request, built: built, stored: stored, storage: storage, priority: priority)
@@ -80,9 +79,8 @@ extension HTTPNetwork {
             },
             storage: storage,
             decode: { try self.decode(request, from: $0) },
-            logStored: { request, value in
-                self.loggingAction?.logStoredValue(of: request, age: value.age, reason: "until the network answers")
-                self.runner.reportStoredAnswer(request)
+            logStored: { [runner] request, value, reason in
+                runner.reportStoredAnswer(request, age: value.age, reason: reason)
             },
             fetch: { built, stored in
                 try await self.fetch(request, built: built, stored: stored, storage: storage, priority: priority)
@@ -189,11 +187,11 @@ extension HTTPNetwork {
     /// carries a credential without a partition: the rule keeps one user's answers from another,
     /// and without a word an app-wide key in the default headers would quietly turn storage off.
     private func noteIfBypassingStorage(_ built: StorableNetworkRequest) {
-        guard built.key == nil, let loggingAction else { return }
+        guard built.key == nil, !runner.observers.isEmpty else { return }
         let isFirst = storageBypassLogged.withLock { logged in
             defer { logged = true }
             return !logged
         }
-        if isFirst { loggingAction.logStorageBypassed(for: built.request) }
+        if isFirst { runner.reportStorageBypassed(built.request) }
     }
 }

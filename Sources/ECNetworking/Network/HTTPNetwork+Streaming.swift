@@ -51,15 +51,10 @@ extension HTTPNetwork {
                 }
                 response.unreadBody = nil
                 // The send is reported when the body ends (see `StageRunner.reportingMetrics`),
-                // with this head's status; the failure log hears of a body that breaks, too.
+                // with this head's status: every observer, the failure log included, hears of a
+                // body that breaks.
                 context.response = response
                 context.streamedBody = body.relay
-                if let loggingAction {
-                    let request = context.request
-                    body.relay.whenEnded { end in
-                        if let error = end.error { loggingAction.logFailure(of: request, error: error) }
-                    }
-                }
                 if let progress { body.relay.whenEnded { _ in progress.finish() } }
                 return ResponseStream(response: response, body: body)
             }

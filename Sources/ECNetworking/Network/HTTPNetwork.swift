@@ -46,7 +46,6 @@ public final class HTTPNetwork: Network, ActiveSendTracking {
     private let ownedTransport: URLSessionTransport?
     let actions: ActionRegistry
     let admission: AdmissionController?
-    let loggingAction: LoggingAction?
     /// The configuration's ``NetworkConfiguration/sensitiveData``, prepared once.
     var redaction: Redaction { runner.redaction }
     package let activeSends = ActiveSendRegistry()
@@ -100,11 +99,8 @@ public final class HTTPNetwork: Network, ActiveSendTracking {
             redirects: redirects ?? RedirectFollower(policy: configuration.redirectPolicy, redaction: redaction),
             cookies: configuration.cookieStorage.makeStore())
         Redaction.registerForDescriptions(configuration.sensitiveData)
-        let loggingAction =
-            configuration.logging ? LoggingAction(options: configuration.loggingOptions, redaction: redaction) : nil
-        self.loggingAction = loggingAction
-        self.actions = ActionRegistry(trailingAction: loggingAction)
-        self.runner = StageRunner(configuration: configuration, actions: actions, redaction: redaction)
+        self.actions = ActionRegistry()
+        self.runner = StageRunner(configuration: configuration, actions: actions, redaction: redaction, logs: true)
         self.admission = configuration.maximumConcurrentRequests.map(AdmissionController.init(limit:))
     }
 
@@ -114,7 +110,7 @@ public final class HTTPNetwork: Network, ActiveSendTracking {
         ownedTransport?.invalidate()
     }
 
-    /// Adds an action after those already added (and before the logging action) at every stage it
+    /// Adds an action after those already added at every stage it
     /// conforms to. Requests already running pick it up from their next attempt.
     public func add(action: any Action) {
         actions.add(action)

@@ -11,9 +11,9 @@ import Foundation
 public struct NetworkConfiguration: Sendable {
     /// The URL every ``Request`` builds on.
     public var baseURL: URL
-    /// Whether the built-in logging action is installed; it runs after every other action.
+    /// Whether the built-in logging is on; it sees each stage after every action.
     public var logging: Bool
-    /// What the logging action writes.
+    /// What the built-in logging writes.
     public var loggingOptions: LoggingOptions
     /// The names of the headers, query parameters and body fields that hold secrets: redacted in
     /// logs, the cURL line and the metrics hook's request, and, for headers, not forwarded on a
@@ -125,7 +125,7 @@ public struct NetworkConfiguration: Sendable {
     /// properties, such as `tracer` and `metricsFactory`.
     var observers: [any SendObserver] = []
 
-    /// Where the logging action writes; a shortcut for `loggingOptions.sink`.
+    /// Where the built-in logging writes; a shortcut for `loggingOptions.sink`.
     public var logSink: LogSink {
         get { loggingOptions.sink }
         set { loggingOptions.sink = newValue }

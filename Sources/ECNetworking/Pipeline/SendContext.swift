@@ -2,7 +2,7 @@
 /// last response, and the timings.
 package struct SendContext: Sendable {
     /// When the send began; read only for someone who reads the send's whole duration (the
-    /// metrics hook, an integration, the logging action), since every reading of the clock costs.
+    /// metrics hook, an integration, the logging), since every reading of the clock costs.
     let start: SendMoment?
     /// The request as last sent (or, before the first attempt, as built).
     package var request: NetworkRequest

@@ -29,16 +29,29 @@ package struct StageRunner: Sendable {
     package let actions: ActionRegistry
     /// The configuration's ``NetworkConfiguration/sensitiveData``, prepared once.
     let redaction: Redaction
+    /// Everything that watches this runner's sends: the integrations the configuration names and,
+    /// when the runner logs, the logging observer, last.
+    let observers: [any SendObserver]
 
-    /// Creates a runner whose actions are `actions`, as they are when each attempt begins.
+    /// Creates a runner whose actions are `actions`, as they are when each attempt begins; it
+    /// logs nothing, whatever the configuration says (a test double has no wire to log).
     package init(configuration: NetworkConfiguration, actions: ActionRegistry) {
-        self.init(configuration: configuration, actions: actions, redaction: Redaction(configuration.sensitiveData))
+        self.init(
+            configuration: configuration, actions: actions, redaction: Redaction(configuration.sensitiveData),
+            logs: false)
     }
 
-    init(configuration: NetworkConfiguration, actions: ActionRegistry, redaction: Redaction) {
+    /// Creates a runner that also logs, when `logs` and the configuration's
+    /// ``NetworkConfiguration/logging`` are both on.
+    init(configuration: NetworkConfiguration, actions: ActionRegistry, redaction: Redaction, logs: Bool) {
         self.configuration = configuration
         self.actions = actions
         self.redaction = redaction
+        var observers = configuration.observers
+        if logs && configuration.logging {
+            observers.append(LoggingObserver(options: configuration.loggingOptions, redaction: redaction))
+        }
+        self.observers = observers
     }
 
     /// Runs one send of `request` and hands its metrics to the configuration's hook exactly once,
@@ -53,11 +66,13 @@ package struct StageRunner: Sendable {
         of request: NetworkRequest,
         _ body: nonisolated(nonsending) (inout SendContext) async throws -> Value
     ) async throws -> Value {
-        // Only the logging action and the integrations read which send and attempt a request is.
+        // Only the observers (logging, the integrations) read which send and attempt a request is.
         var context = SendContext(
-            request: request, identifiesAttempts: configuration.logging || !configuration.observers.isEmpty,
+            request: request, identifiesAttempts: !observers.isEmpty,
             timesWholeSend: configuration.metricsHandler != nil)
-        context.observations = configuration.observers.map { $0.sendStarted(request, redaction: redaction) }
+        if !observers.isEmpty {
+            context.observations = observers.map { $0.sendStarted(request, redaction: redaction) }
+        }
         // Taken now, as each attempt takes its stages: an invalidation that drops the actions
         // while this send is ending must not hide its failure from them. The first attempt, which
         // starts at once, runs the same snapshot rather than taking the lock for another.
@@ -66,8 +81,8 @@ package struct StageRunner: Sendable {
         context.stagesOfFirstAttempt = stages
         do {
             let value =
-                context.observations.isEmpty
-                ? try await body(&context) : try await withinObservations(context.observations, &context, body)
+                context.observations.contains(where: \.needsTaskContext)
+                ? try await withinObservations(context.observations, &context, body) : try await body(&context)
             if let streamedBody = context.streamedBody {
                 reportWhenEnded(streamedBody, context, failureActions: failureActions)
             } else {
@@ -136,10 +151,17 @@ package struct StageRunner: Sendable {
         return try await first.withinSend { try await nest(observations.dropFirst(), &context, body) }
     }
 
-    /// Tells the integrations that a response store answered `request` without a network call.
-    package func reportStoredAnswer(_ request: NetworkRequest) {
-        for observer in configuration.observers {
-            observer.storedAnswer(request)
+    /// Tells the observers that a response store answered `request` without a network call.
+    package func reportStoredAnswer(_ request: NetworkRequest, age: Duration, reason: String) {
+        for observer in observers {
+            observer.storedAnswer(request, age: age, reason: reason)
+        }
+    }
+
+    /// Tells the observers that a storage send of `request` goes around the store.
+    func reportStorageBypassed(_ request: NetworkRequest) {
+        for observer in observers {
+            observer.storageBypassed(request)
         }
     }
 
@@ -327,6 +349,9 @@ package struct StageRunner: Sendable {
         }
         for action in stages.responseBegan {
             action.responseBegan(request: context.request, response: response)
+        }
+        for observation in context.observations {
+            observation.responseArrived(request: context.request, response: response)
         }
 
         for action in stages.completed {

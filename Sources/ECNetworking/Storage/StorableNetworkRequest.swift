@@ -143,7 +143,7 @@ package struct StorableNetworkRequest: Sendable {
         build: @escaping @Sendable () async throws -> StorableNetworkRequest,
         storage: any ResponseStore,
         decode: @escaping @Sendable (NetworkResponse) throws -> Value,
-        logStored: @escaping @Sendable (NetworkRequest, StoredValue<Value>) -> Void,
+        logStored: @escaping @Sendable (NetworkRequest, StoredValue<Value>, _ reason: String) -> Void,
         fetch: @escaping @Sendable (StorableNetworkRequest, StoredResponse?) async throws -> StoredValue<Value>
     ) -> AsyncThrowingStream<StoredValue<Value>, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: StoredValue<Value>.self)
@@ -153,7 +153,7 @@ package struct StorableNetworkRequest: Sendable {
                 var stored = await built.storedResponse(in: storage)
                 if let entry = stored {
                     if let value = await built.decodeStored(entry, in: storage, with: decode) {
-                        logStored(built.request, value)
+                        logStored(built.request, value, "until the network answers")
                         continuation.yield(value)
                     } else {
                         stored = nil

@@ -31,7 +31,9 @@ extension FakeNetwork {
             policy: policy, maximumAge: request.maximumStorageAge, storage: storage,
             decode: { try self.decode(request, from: $0) },
             // The integrations hear of a stored answer as they do from the real network.
-            logStored: { [runner] _, _ in runner.reportStoredAnswer(built.request) },
+            logStored: { [runner] value, reason in
+                runner.reportStoredAnswer(built.request, age: value.age, reason: reason)
+            },
             fetch: { _ in try await self.fetchStoring(request, built: built, storage: storage) })
     }
 
@@ -53,7 +55,9 @@ extension FakeNetwork {
             },
             storage: storage,
             decode: { try self.decode(request, from: $0) },
-            logStored: { [runner] request, _ in runner.reportStoredAnswer(request) },
+            logStored: { [runner] request, value, reason in
+                runner.reportStoredAnswer(request, age: value.age, reason: reason)
+            },
             fetch: { built, _ in try await self.fetchStoring(request, built: built, storage: storage) })
     }
 

@@ -102,7 +102,7 @@ public final class FakeNetwork: Network, ActiveSendTracking {
     ) {
         self.runsActions = runsActions
         self.unstubbedRequestsNetwork = unstubbedRequestsNetwork
-        self.runner = StageRunner(configuration: configuration, actions: ActionRegistry(trailingAction: nil))
+        self.runner = StageRunner(configuration: configuration, actions: ActionRegistry())
     }
 
     /// Keeps an action, after those already added; it runs only when ``runsActions`` is `true`.

@@ -10,7 +10,7 @@
             MeasuredSend(factory: factory, method: request.method.telemetryName)
         }
 
-        func storedAnswer(_ request: NetworkRequest) {
+        func storedAnswer(_ request: NetworkRequest, age: Duration, reason: String) {
             Counter(
                 label: MetricName.storedAnswers,
                 dimensions: [("http.request.method", request.method.telemetryName)],

@@ -1,19 +1,23 @@
 import Foundation
 
-/// The built-in logging action, installed by `NetworkConfiguration(logging: true)` and always run
-/// after every other action, so it logs the request exactly as it was sent.
+/// The built-in logging, installed by `NetworkConfiguration(logging: true)`: one of the observers
+/// every send reports to (see ``SendObserver``), told of each attempt after the began actions and of
+/// each response after the response-began actions, so it logs the request exactly as it was sent.
 ///
 /// For each attempt it writes the request (method, URL, headers, body preview, a cURL command) and
-/// the response (status, duration, headers, body preview), and a line for a send that failed
-/// before a response. The secrets ``NetworkConfiguration/sensitiveData`` names are redacted
-/// everywhere: URLs, headers, body previews, the cURL line and the failure line, whose error
-/// description shows the response body through the same redaction.
+/// the response (status, duration, headers, body preview), and a line for a send that failed,
+/// however it failed: before a response, at validation, or while its streamed body arrived. The
+/// secrets ``NetworkConfiguration/sensitiveData`` names are redacted everywhere: URLs, headers,
+/// body previews, the cURL line and the failure line, whose error description shows the response
+/// body through the same redaction.
 ///
 /// Each entry reaches the sink as a ``NetworkLogEvent`` with a level (requests `debug`, answers
 /// `info` or, from status 400, `warning`, failures `error`, cancellations `notice`) and the send's
 /// id, the attempt number, method, redacted URL, status and duration; entries below
-/// ``LoggingOptions/minimumLevel`` are not built at all.
-struct LoggingAction: RequestBeganAction, ResponseBeganAction {
+/// ``LoggingOptions/minimumLevel``, or below what the sink admits, are not built at all.
+///
+/// Stateless, so every send shares this one object as its observation.
+final class LoggingObserver: SendObserver, SendObservation {
     let options: LoggingOptions
     private let redaction: Redaction
 
@@ -22,7 +26,15 @@ struct LoggingAction: RequestBeganAction, ResponseBeganAction {
         self.redaction = redaction
     }
 
-    func requestBegan(_ request: NetworkRequest) {
+    func sendStarted(_ request: NetworkRequest, redaction: Redaction) -> any SendObservation {
+        self
+    }
+
+    /// Logging needs no task-local context of its own around the send.
+    var needsTaskContext: Bool { false }
+
+    /// Logs the request as it goes on the wire (or joins an identical one on the wire).
+    func attemptOnWire(_ request: NetworkRequest) {
         guard isEnabled(.debug) else { return }
         let url = redaction.url(request.url)
         var message = "--> \(Self.method(of: request)) \(url)"
@@ -39,7 +51,8 @@ struct LoggingAction: RequestBeganAction, ResponseBeganAction {
         emit(.debug, .request, message, details: details, request: request, url: url)
     }
 
-    func responseBegan(request: NetworkRequest, response: NetworkResponse) {
+    /// Logs the response head (and body, when gathered) as the response-began actions saw it.
+    func responseArrived(request: NetworkRequest, response: NetworkResponse) {
         let level: NetworkLogEvent.Level = response.statusCode >= 400 ? .warning : .info
         guard isEnabled(level) else { return }
         let duration = response.timings.transport
@@ -56,7 +69,11 @@ struct LoggingAction: RequestBeganAction, ResponseBeganAction {
     }
 
     /// Logs a send that ended in an error, so transport failures and cancellations show up too.
-    func logFailure(of request: NetworkRequest, error: any Error) {
+    func sendEnded(_ metrics: RequestMetrics) {
+        if let error = metrics.error { logFailure(of: metrics.request, error: error) }
+    }
+
+    private func logFailure(of request: NetworkRequest, error: any Error) {
         let isCancellation = (error as? NetworkError)?.isCancellation == true || error is CancellationError
         let level: NetworkLogEvent.Level = isCancellation ? .notice : .error
         guard isEnabled(level) else { return }
@@ -70,7 +87,7 @@ struct LoggingAction: RequestBeganAction, ResponseBeganAction {
     }
 
     /// Logs an answer served from a response store, which no action stage sees.
-    func logStoredValue(of request: NetworkRequest, age: Duration, reason: String) {
+    func storedAnswer(_ request: NetworkRequest, age: Duration, reason: String) {
         guard isEnabled(.info) else { return }
         let seconds = Int(age.components.seconds)
         let url = redaction.url(of: request)
@@ -83,7 +100,7 @@ struct LoggingAction: RequestBeganAction, ResponseBeganAction {
 
     /// Logs that a storage send neither reads nor fills the store: `request` carries a credential
     /// and names no ``StoragePartition``, so its answer could belong to one user alone.
-    func logStorageBypassed(for request: NetworkRequest) {
+    func storageBypassed(_ request: NetworkRequest) {
         guard isEnabled(.notice) else { return }
         let url = redaction.url(of: request)
         options.sink.log(
