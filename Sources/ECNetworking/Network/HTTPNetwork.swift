@@ -188,7 +188,7 @@ public final class HTTPNetwork: Network, ActiveSendTracking {
     /// A session or transport passed in is left alone: it is yours to invalidate or shut down. When a user signs out, clear what belongs to them as well: the credential
     /// (``AuthenticatingAction/signOut(removingStoredResponsesFrom:)``), which also clears the user's storage partition.
     public func invalidate() {
-        markInvalidated()
+        activeSends.close()
         cancelAll()
         releaseResources()
     }
@@ -200,14 +200,8 @@ public final class HTTPNetwork: Network, ActiveSendTracking {
     /// network created is invalidated. Returns when that is done. A Server-Sent Events subscription,
     /// which has no end to run to, ends with ``NetworkError/invalidated``.
     public func finishSendsAndInvalidate() async {
-        markInvalidated()
-        activeSends.endSubscriptions(with: NetworkError.invalidated)
-        for await count in activeSends.updates() where count == 0 { break }
+        await activeSends.finishSends()
         releaseResources()
-    }
-
-    private func markInvalidated() {
-        activeSends.close()
     }
 
     private func releaseResources() {

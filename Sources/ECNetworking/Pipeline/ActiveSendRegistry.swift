@@ -101,6 +101,15 @@ package final class ActiveSendRegistry: Sendable {
     /// Whether ``close()`` was called.
     package var isClosed: Bool { state.withLock { $0.isClosed } }
 
+    /// What `finishSendsAndInvalidate()` does on every network: lets no more sends start, ends
+    /// every subscription with ``NetworkError/invalidated`` (it has no end to run to), and returns
+    /// once the sends in progress have ended.
+    package func finishSends() async {
+        close()
+        endSubscriptions(with: NetworkError.invalidated)
+        for await count in updates() where count == 0 { break }
+    }
+
     /// Tracks a part of a send that outlives ``track(_:isolation:_:)``, the body of a streamed
     /// send, until ``unregister(_:)``: `cancelAll` cancels `cancellation` meanwhile, and the
     /// activity count includes it. Returns the slot to unregister.

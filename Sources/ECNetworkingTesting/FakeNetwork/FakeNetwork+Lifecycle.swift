@@ -31,7 +31,6 @@ extension FakeNetwork {
     /// `NetworkError.invalidated`, recording nothing. The added actions stay, so a
     /// test can still inspect ``addedActions``; a network the fake passes requests to is left alone.
     public func invalidate() {
-        state.withLock { $0.isInvalidated = true }
         activeSends.close()
         cancelAll()
     }
@@ -40,10 +39,7 @@ extension FakeNetwork {
     /// sends in progress have ended; a subscription to Server-Sent Events, which has no end to run
     /// to, ends with `NetworkError.invalidated`.
     public func finishSendsAndInvalidate() async {
-        state.withLock { $0.isInvalidated = true }
-        activeSends.close()
-        activeSends.endSubscriptions(with: NetworkError.invalidated)
-        for await count in activeSends.updates() where count == 0 { break }
+        await activeSends.finishSends()
     }
 
     /// Runs `body` as a send of `requestType` that ``cancelAll()`` can cancel without cancelling
@@ -51,16 +47,14 @@ extension FakeNetwork {
     ///
     /// Bulk cancellation marks the send, as in `HTTPNetwork`: a stub's delay
     /// observes the mark, a send passed to another network is linked to it, and a stub or action
-    /// that returns after it still ends the send as cancelled. The invalidation check comes after
-    /// the send is registered, and `invalidate()` sets the flag before it cancels, so a send is
-    /// either cancelled or sees the flag.
+    /// that returns after it still ends the send as cancelled. The registry refuses a send once
+    /// the fake is invalidated, as the real network's does.
     func tracking<Value>(
         _ requestType: Any.Type?,
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> Value
     ) async throws -> Value {
         try await activeSends.track(requestType.map(ObjectIdentifier.init)) { cancellation in
-            guard !state.withLock({ $0.isInvalidated }) else { throw NetworkError.invalidated }
             let value = try await body()
             if cancellation.isCancelled { throw NetworkError.cancelled }
             return value

@@ -21,7 +21,7 @@ extension FakeNetwork {
         priority: RequestPriority
     ) async throws -> StoredValue<R.Response> {
         // As on the real network: after `invalidate()` every send fails, also one the store could answer.
-        guard !state.withLock({ $0.isInvalidated }) else { throw NetworkError.invalidated }
+        guard !activeSends.isClosed else { throw NetworkError.invalidated }
         if let network = passingNetwork(for: R.self) {
             recordPassedOn(request)
             return try await network.send(request, storage: storage, policy: policy, priority: priority)
@@ -50,7 +50,7 @@ extension FakeNetwork {
         }
         return StorableNetworkRequest.storedThenFresh(
             build: {
-                guard !self.state.withLock({ $0.isInvalidated }) else { throw NetworkError.invalidated }
+                guard !self.activeSends.isClosed else { throw NetworkError.invalidated }
                 return try await self.storableRequest(request)
             },
             storage: storage,

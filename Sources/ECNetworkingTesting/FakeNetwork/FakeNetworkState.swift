@@ -10,7 +10,6 @@ struct FakeNetworkState {
     var records: [SentRecord] = []
     /// The networks chosen request types go to instead of a stub.
     var routes: [ObjectIdentifier: any Network] = [:]
-    var isInvalidated = false
     /// Never reset, so a send that outlives `reset()` cannot update a newer send's record.
     var nextRecordID = 0
 
