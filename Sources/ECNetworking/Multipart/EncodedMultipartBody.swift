@@ -58,7 +58,8 @@ extension MultipartFormData {
     /// part by its URL. A retry starts from the request as built, so its form is normally the very
     /// same; a will-begin action that changed it gets a new encoding.
     func encodesLike(_ other: MultipartFormData) -> Bool {
-        boundary == other.boundary && memoryThreshold == other.memoryThreshold && parts.count == other.parts.count
+        boundary == other.boundary && memoryThreshold == other.memoryThreshold
+            && sendsExtendedFileNames == other.sendsExtendedFileNames && parts.count == other.parts.count
             && zip(parts, other.parts).allSatisfy { $0.encodesLike($1) }
     }
 }
@@ -66,7 +67,9 @@ extension MultipartFormData {
 extension MultipartPart {
     /// Whether `other` has the same headers and the same source.
     fileprivate func encodesLike(_ other: MultipartPart) -> Bool {
-        guard name == other.name, fileName == other.fileName, contentType == other.contentType else { return false }
+        guard name == other.name, fileName == other.fileName, contentType == other.contentType,
+            headers == other.headers
+        else { return false }
         switch (source, other.source) {
         case (.data(let data), .data(let otherData)): return data == otherData
         case (.file(let url), .file(let otherURL)): return url == otherURL

@@ -25,7 +25,8 @@ extension MultipartFormData {
         try validateBoundary()
         var length = Data("--\(boundary)--\r\n".utf8).count
         for (part, contentLength) in zip(parts, contentLengths) {
-            length += try part.head(boundary: boundary).count + contentLength + 2
+            length +=
+                try part.head(boundary: boundary, extendedFileName: sendsExtendedFileNames).count + contentLength + 2
         }
         guard length > memoryThreshold else {
             return (.bytes(try encodedInMemory(contentLengths: contentLengths)), nil)
@@ -44,7 +45,7 @@ extension MultipartFormData {
         try validateBoundary()
         var data = Data()
         for (part, expected) in zip(parts, contentLengths) {
-            data.append(try part.head(boundary: boundary))
+            data.append(try part.head(boundary: boundary, extendedFileName: sendsExtendedFileNames))
             switch part.source {
             case .data(let content):
                 data.append(content)
@@ -64,7 +65,8 @@ extension MultipartFormData {
         defer { try? output.close() }
         do {
             for (part, expected) in zip(parts, contentLengths) {
-                try output.write(contentsOf: try part.head(boundary: boundary))
+                try output.write(
+                    contentsOf: try part.head(boundary: boundary, extendedFileName: sendsExtendedFileNames))
                 switch part.source {
                 case .data(let content):
                     try output.write(contentsOf: content)

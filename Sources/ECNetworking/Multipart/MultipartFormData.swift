@@ -24,6 +24,14 @@ public struct MultipartFormData: Sendable {
     /// The largest body, in bytes, encoded in memory; a larger one goes through a temporary file.
     /// 10 MB by default.
     public var memoryThreshold: Int = 10_000_000
+    /// Whether a file name that is not ASCII also goes in a `filename*` parameter, in RFC 8187's
+    /// `UTF-8''` percent-encoded form, after the `filename` parameter; `false` by default.
+    ///
+    /// By default a part names its file as browsers do and RFC 7578 asks: `filename="…"` with the
+    /// name's UTF-8 bytes, which current servers read. Turn this on for a server that reads only
+    /// `filename*` for names outside ASCII (RFC 7578 forbids `filename*` in form data, so a
+    /// server that follows it strictly may refuse the part).
+    public var sendsExtendedFileNames = false
     private(set) var parts: [MultipartPart] = []
 
     /// An empty form whose parts are separated by `boundary`: leave it out in production, for a
@@ -59,20 +67,28 @@ public struct MultipartFormData: Sendable {
         parts.append(MultipartPart(name: name, fileName: nil, contentType: nil, source: .data(Data(value.utf8))))
     }
 
-    /// Adds a part of `data`: a file when `fileName` is given, as a form uploads one.
-    public mutating func append(_ data: Data, name: String, fileName: String? = nil, contentType: String? = nil) {
-        parts.append(MultipartPart(name: name, fileName: fileName, contentType: contentType, source: .data(data)))
-    }
-
-    /// Adds the file at the `file:` URL `url`, read from disk only when the body is sent, named
-    /// `fileName` (the URL's last path component unless given).
+    /// Adds a part of `data`: a file when `fileName` is given, as a form uploads one. `headers` go
+    /// in the part after its `Content-Disposition` and `Content-Type` (a `Content-ID`, say); one
+    /// that names either of those, is not a valid field, or has a line break fails the send with
+    /// ``NetworkError/invalidRequest(reason:)``.
     public mutating func append(
-        fileAt url: URL, name: String, fileName: String? = nil,
-        contentType: String = "application/octet-stream"
+        _ data: Data, name: String, fileName: String? = nil, contentType: String? = nil, headers: HTTPHeaders = [:]
     ) {
         parts.append(
             MultipartPart(
-                name: name, fileName: fileName ?? url.lastPathComponent, contentType: contentType,
+                name: name, fileName: fileName, contentType: contentType, headers: headers, source: .data(data)))
+    }
+
+    /// Adds the file at the `file:` URL `url`, read from disk only when the body is sent, named
+    /// `fileName` (the URL's last path component unless given), with `headers` of its own as for
+    /// ``append(_:name:fileName:contentType:headers:)``.
+    public mutating func append(
+        fileAt url: URL, name: String, fileName: String? = nil,
+        contentType: String = "application/octet-stream", headers: HTTPHeaders = [:]
+    ) {
+        parts.append(
+            MultipartPart(
+                name: name, fileName: fileName ?? url.lastPathComponent, contentType: contentType, headers: headers,
                 source: .file(url)))
     }
 

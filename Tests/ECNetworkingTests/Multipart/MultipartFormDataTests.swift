@@ -214,3 +214,69 @@ extension MultipartFormDataTests {
         #expect(session.recordedRequests.isEmpty, sourceLocation: sourceLocation)
     }
 }
+
+@Suite("Multipart parts: headers of their own and non-ASCII file names")
+struct MultipartPartHeaderTests {
+    private let url = testBaseURL.appendingPathComponent("photos")
+
+    /// The body `form` puts on the wire.
+    private func sentBody(_ form: MultipartFormData) async throws -> String {
+        let (network, session) = makeStubbedNetwork()
+        _ = try await network.send(NetworkRequest(method: .post, url: url, body: .multipart(form)))
+        let sent = try #require(session.recordedRequests.first)
+        return String(decoding: sent.httpBody ?? Data(), as: UTF8.self)
+    }
+
+    @Test("a part's own headers follow its Content-Disposition and Content-Type, in order")
+    func partHeaders() async throws {
+        var form = MultipartFormData(boundary: "b")
+        form.append(
+            Data("x".utf8), name: "photo", fileName: "a.jpg", contentType: "image/jpeg",
+            headers: ["Content-ID": "<photo-1>", "X-Checksum": "sha256=abc"])
+
+        let body = try await sentBody(form)
+
+        #expect(
+            body == "--b\r\nContent-Disposition: form-data; name=\"photo\"; filename=\"a.jpg\"\r\n"
+                + "Content-Type: image/jpeg\r\nContent-ID: <photo-1>\r\nX-Checksum: sha256=abc\r\n\r\nx\r\n--b--\r\n")
+    }
+
+    @Test(
+        "a part header that the form sets itself, that is not a field, or that breaks the line fails the send",
+        arguments: [
+            HTTPHeaders(["Content-Type": "text/plain"]), HTTPHeaders(["content-disposition": "inline"]),
+            HTTPHeaders(["Bad Name": "x"]), HTTPHeaders(["X-Injected": "a\r\nX-Evil: 1"]),
+        ])
+    func invalidPartHeaders(headers: HTTPHeaders) async throws {
+        let (network, session) = makeStubbedNetwork()
+        var form = MultipartFormData(boundary: "b")
+        form.append(Data("x".utf8), name: "photo", headers: headers)
+
+        let error = await #expect(throws: NetworkError.self) {
+            _ = try await network.send(NetworkRequest(method: .post, url: url, body: .multipart(form)))
+        }
+        guard case .invalidRequest? = error else {
+            Issue.record("expected invalidRequest, got \(String(describing: error))")
+            return
+        }
+        #expect(session.recordedRequests.isEmpty)
+    }
+
+    @Test("a non-ASCII file name goes as UTF-8 in filename by default, and also in filename* when asked")
+    func extendedFileName() async throws {
+        var form = MultipartFormData(boundary: "b")
+        form.append(Data("x".utf8), name: "doc", fileName: "résumé 1.pdf")
+        form.append(Data("y".utf8), name: "plain", fileName: "plain.txt")
+
+        let byDefault = try await sentBody(form)
+        #expect(byDefault.contains("name=\"doc\"; filename=\"résumé 1.pdf\"\r\n"))
+        #expect(!byDefault.contains("filename*"))
+
+        form.sendsExtendedFileNames = true
+        let extended = try await sentBody(form)
+        #expect(
+            extended.contains("name=\"doc\"; filename=\"résumé 1.pdf\"; filename*=UTF-8''r%C3%A9sum%C3%A9%201.pdf\r\n"))
+        // An ASCII name needs no second form.
+        #expect(extended.contains("name=\"plain\"; filename=\"plain.txt\"\r\n"))
+    }
+}
