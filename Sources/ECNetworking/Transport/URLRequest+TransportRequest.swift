@@ -57,6 +57,8 @@ extension URLRequest {
                 throw NetworkError.invalidRequest(
                     reason: "the body file \"\(url.lastPathComponent)\" could not be read")
             }
+            // What a `Session` passed in gets; `URLSessionTransport` replaces the stream with an
+            // upload task that reads the file and knows its length (see `task(for:body:)` there).
             httpBodyStream = stream
             #if canImport(FoundationNetworking)
                 // FoundationNetworking sends any body read from a stream chunked, whatever the

@@ -124,8 +124,8 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
         let urlRequest = try await URLRequest.sending(request)
         guard
             let exchange = exchange(
-                for: urlRequest, limit: limit(of: request), delivery: .streamed, uploadProgress: request.uploadProgress,
-                uploadLength: request.body?.length)
+                for: urlRequest, body: request.body, limit: limit(of: request), delivery: .streamed,
+                uploadProgress: request.uploadProgress, uploadLength: request.body?.length)
         else {
             throw NetworkError.invalidated
         }
@@ -143,7 +143,7 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
 
     /// A new exchange for `urlRequest`, registered with the delegate; `nil` once invalidated.
     private func exchange(
-        for urlRequest: URLRequest, limit: Int?, delivery: URLSessionExchange.Delivery,
+        for urlRequest: URLRequest, body: TransportRequestBody?, limit: Int?, delivery: URLSessionExchange.Delivery,
         uploadProgress: TransferProgressHandler? = nil, uploadLength: Int? = nil
     ) -> URLSessionExchange? {
         // Creating the task under the same lock that `invalidate()` takes means a task is either
@@ -152,11 +152,25 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
         invalidated.withLock { invalidated -> URLSessionExchange? in
             guard !invalidated else { return nil }
             let exchange = URLSessionExchange(
-                task: session.dataTask(with: urlRequest), limit: limit, delegate: delegate, delivery: delivery,
+                task: task(for: urlRequest, body: body), limit: limit, delegate: delegate, delivery: delivery,
                 spillSettings: spillSettings, uploadProgress: uploadProgress, uploadLength: uploadLength)
             delegate.register(exchange)
             return exchange
         }
+    }
+
+    /// The session's task for `urlRequest`. A file body goes to an upload task that reads the
+    /// file itself: it knows the file's length, so the request has a `Content-Length` on every
+    /// platform, where FoundationNetworking sends a body read from a stream chunked, and many
+    /// upload endpoints (S3's pre-signed PUTs among them) answer that with 411.
+    private func task(for urlRequest: URLRequest, body: TransportRequestBody?) -> URLSessionDataTask {
+        guard case .file(let url)? = body?.source else { return session.dataTask(with: urlRequest) }
+        var request = urlRequest
+        request.httpBodyStream = nil
+        if let length = body?.length, request.value(forHTTPHeaderField: "Content-Length") == nil {
+            request.setValue(String(length), forHTTPHeaderField: "Content-Length")
+        }
+        return session.uploadTask(with: request, fromFile: url)
     }
 
     /// Creates a task, not yet resumed, whose `completion` is called exactly once: with the body
@@ -190,7 +204,8 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
         }
         let limit = limit(of: request)
         return URLRequest.gatheringTask(for: request, reportingTo: call) { urlRequest in
-            let task: (any SessionTask)? = exchange(for: urlRequest, limit: limit, delivery: delivery)
+            let task: (any SessionTask)? = exchange(
+                for: urlRequest, body: request.body, limit: limit, delivery: delivery)
             return task ?? FailedSessionTask(error: NetworkError.invalidated, reportingTo: call)
         }
     }
