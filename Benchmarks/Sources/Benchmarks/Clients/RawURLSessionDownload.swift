@@ -28,8 +28,8 @@ struct RawURLSessionDownload: Sendable {
     /// Downloads a generated body of `byteCount` bytes into `destination` and returns the number
     /// of bytes written.
     func download(byteCount: Int, to destination: URL) async throws -> Int {
+        // GET is `URLRequest`'s default: a hand-written client sets no method for it.
         var request = URLRequest(url: GeneratedBody.url(byteCount: byteCount, baseURL: baseURL))
-        request.httpMethod = "GET"
         for header in headers {
             request.addValue(header.value, forHTTPHeaderField: header.name)
         }

@@ -43,9 +43,10 @@ struct PipelineFigures: Sendable {
     }
 }
 
-/// Times loops side by side: every variant once per round, rounds interleaved, so a change in
-/// machine load (other engineers compile on the same two cores) hits all variants alike; then
-/// counts allocations in a separate pass, since counting itself costs a little time.
+/// Times loops side by side: every variant once per round, in an order that reverses from one
+/// round to the next, so a change in machine load (other engineers compile on the same two cores)
+/// hits all variants alike; then counts allocations in a separate pass, since counting itself
+/// costs a little time.
 enum PipelineMeasurement {
     /// How many sends and rounds to use.
     struct Plan: Sendable {
@@ -76,8 +77,12 @@ enum PipelineMeasurement {
         let clock = ContinuousClock()
         var cpu = Array(repeating: [Double](), count: variants.count)
         var wall = Array(repeating: [Double](), count: variants.count)
-        for _ in 0..<plan.rounds {
-            for (index, variant) in variants.enumerated() {
+        for round in 0..<plan.rounds {
+            // Alternating order (AB…, then …BA): CPU a variant leaves running on other threads, and
+            // the machine's drift within a round, fall on each variant's neighbours in turn.
+            let order = round.isMultiple(of: 2) ? Array(variants.indices) : Array(variants.indices.reversed())
+            for index in order {
+                let variant = variants[index]
                 let cpuStart = CPUTime.now()
                 let start = clock.now
                 try await variant.loop.run(iterations: plan.iterations)
