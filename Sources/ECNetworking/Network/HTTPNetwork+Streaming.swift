@@ -102,7 +102,7 @@ extension HTTPNetwork {
         let activeSends = activeSends
         let admission = admission
         body.relay.configure(
-            idleTimeout: configuration.streamIdleTimeout,
+            idleTimeout: wire.request.customProperties[StreamIdleTimeout.self] ?? configuration.streamIdleTimeout,
             // An error page is no part of the transfer: progress counts only the body asked for.
             progress: isAcceptable
                 ? reading.progress.map { DownloadProgressCounter(handler: $0, headers: response.headers) } : nil,

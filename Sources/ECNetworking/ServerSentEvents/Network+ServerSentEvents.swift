@@ -21,16 +21,27 @@ public struct ServerSentEventReconnection: Sendable, Hashable {
     /// The longest that back-off after failures makes the subscription wait; a server's `retry`
     /// longer than this is still obeyed.
     public var maximumDelay: Duration
+    /// How long a connection may go without a byte (an event, a field, or a comment such as a
+    /// heartbeat) before the subscription drops it and reconnects, resuming after the last event
+    /// ID; `nil`, the default, leaves the network's
+    /// ``NetworkConfiguration/streamIdleTimeout`` (60 seconds) in force. Set it a little above the
+    /// server's heartbeat interval (servers commonly send one every 15 to 30 seconds) to notice
+    /// a dead connection that no error reports. Applies over ``HTTPNetwork``; another network
+    /// applies its own.
+    public var idleTimeout: Duration?
 
     /// Reconnects after `delay` (3 seconds by default, as browsers do), backing off after failures
     /// up to `maximumDelay` (a minute by default), giving up after `maximumConsecutiveFailures`
-    /// failures in a row (5 by default).
+    /// failures in a row (5 by default); a connection silent for `idleTimeout` is dropped and
+    /// made again.
     public init(
-        delay: Duration = .seconds(3), maximumConsecutiveFailures: Int? = 5, maximumDelay: Duration = .seconds(60)
+        delay: Duration = .seconds(3), maximumConsecutiveFailures: Int? = 5, maximumDelay: Duration = .seconds(60),
+        idleTimeout: Duration? = nil
     ) {
         self.delay = delay
         self.maximumConsecutiveFailures = maximumConsecutiveFailures
         self.maximumDelay = maximumDelay
+        self.idleTimeout = idleTimeout
     }
 
     /// How long to wait after `failures` failed connections in a row, when the delay in force is
@@ -98,7 +109,8 @@ extension Network {
             maximumEventSize: maximumEventSize, lastEventID: lastEventID
         ) { lastEventID in
             try await self.stream(
-                EventStreamRequest(base: request, lastEventID: lastEventID), priority: priority, progress: nil)
+                EventStreamRequest(base: request, lastEventID: lastEventID, idleTimeout: reconnection?.idleTimeout),
+                priority: priority, progress: nil)
         }
     }
 }
@@ -108,10 +120,17 @@ private struct EventStreamRequest<Base: Request>: WrappingRequest {
     typealias Response = Void
     let base: Base
     let lastEventID: String?
+    /// How long the connection may be silent; `nil` for the network's own limit.
+    let idleTimeout: Duration?
 
     var wrappedRequest: any Request { Self.unwrapped(base) }
 
-    var customProperties: CustomProperties { base.customProperties }
+    var customProperties: CustomProperties {
+        guard let idleTimeout else { return base.customProperties }
+        var properties = base.customProperties
+        properties[StreamIdleTimeout.self] = idleTimeout
+        return properties
+    }
 
     func buildRequest(with baseURL: URL) throws -> NetworkRequest {
         var request = try base.buildRequest(with: baseURL)

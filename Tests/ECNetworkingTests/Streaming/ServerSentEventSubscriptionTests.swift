@@ -93,6 +93,38 @@ struct ServerSentEventSubscriptionTests {
         #expect(server.requests.map { $0.header("Last-Event-ID") } == [nil, "1"])
     }
 
+    @Test(
+        "a connection silent for the subscription's idle timeout is dropped and made again, resuming after the last event",
+        arguments: TransportKind.allCases)
+    func idleTimeoutReconnects(kind: TransportKind) async throws {
+        // The first connection sends one event and then nothing for 30 s; the next ends at once.
+        let server = try LoopbackHTTPServer { request in
+            guard request.header("Last-Event-ID") == nil else {
+                return .response(
+                    status: 200, headers: ["Content-Type": "text/event-stream"],
+                    body: Data("id: 2\ndata: second\n\n".utf8))
+            }
+            let head = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n"
+            return .raw(Data((head + "id: 1\ndata: first\n\n").utf8), gate: DispatchSemaphore(value: 0))
+        }
+        defer { server.stop() }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let received = try await kind.withNetwork(baseURL: server.baseURL) { network in
+            var received: [String] = []
+            let reconnection = ServerSentEventReconnection(delay: .milliseconds(10), idleTimeout: .milliseconds(300))
+            for try await event in network.serverSentEvents(Feed(), reconnection: reconnection) {
+                received.append(event.data)
+                if received.count == 2 { break }
+            }
+            return received
+        }
+        #expect(received == ["first", "second"])
+        #expect(server.requests.map { $0.header("Last-Event-ID") } == [nil, "1"])
+        // Well before the network's 60 s stream idle timeout, or the server's 30 s of silence.
+        #expect(clock.now - start < .seconds(20))
+    }
+
     @Test("a 204 ends the subscription cleanly, with no reconnection")
     func noContentStops() async throws {
         let server = try LoopbackHTTPServer { _ in .response(status: 204) }
