@@ -28,6 +28,8 @@ public struct ServerSentEventSubscription: AsyncSequence, Sendable {
     /// The last event ID the first connection resumes after, if the caller knows one.
     private let initialLastEventID: String?
     private let connect: Connect
+    /// Told of each connection once it is an event stream; see ``onConnectionOpened(_:)``.
+    private var connectionOpened: (@Sendable (NetworkResponse) -> Void)?
 
     init(
         network: any Network, requestType: ObjectIdentifier, reconnection: ServerSentEventReconnection?,
@@ -39,6 +41,21 @@ public struct ServerSentEventSubscription: AsyncSequence, Sendable {
         self.maximumEventSize = maximumEventSize
         self.initialLastEventID = lastEventID
         self.connect = connect
+    }
+
+    /// The same subscription, calling `handler` each time a connection opens as an event stream
+    /// (a 200 with `text/event-stream`, before its first event), with the response head: to show
+    /// "live" in a UI, or to log reconnections. Not called for a connection that fails or for a
+    /// 204 that ends the subscription.
+    ///
+    /// ```swift
+    /// let feed = network.serverSentEvents(PriceFeedRequest(), reconnection: ServerSentEventReconnection())
+    ///     .onConnectionOpened { response in print("connected: \(response.statusCode)") }
+    /// ```
+    public func onConnectionOpened(_ handler: @escaping @Sendable (NetworkResponse) -> Void) -> Self {
+        var subscription = self
+        subscription.connectionOpened = handler
+        return subscription
     }
 
     /// Starts a subscription; it connects at the first `next()`.
@@ -150,6 +167,7 @@ public struct ServerSentEventSubscription: AsyncSequence, Sendable {
                 stream.stop(with: error)
                 throw error
             }
+            subscription.connectionOpened?(stream.response)
             events = ServerSentEvents(
                 stream,
                 parser: ServerSentEventParser(

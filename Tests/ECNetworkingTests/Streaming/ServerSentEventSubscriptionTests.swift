@@ -60,6 +60,33 @@ struct ServerSentEventSubscriptionTests {
         #expect(resumedFrom == [nil, "2", "4"])
     }
 
+    @Test("the connection-opened handler hears of each connection that opens as an event stream, before its events")
+    func connectionOpened() async throws {
+        let server = try Self.resumingServer()
+        defer { server.stop() }
+        let network = URLSessionNetwork(configuration: .init(baseURL: server.baseURL))
+        defer { network.invalidate() }
+        let timeline = Log<String>()
+        let feed = network.serverSentEvents(Feed(), reconnection: .init(delay: .milliseconds(10)))
+            .onConnectionOpened { response in timeline.append("opened \(response.statusCode)") }
+        for try await event in feed {
+            timeline.append(event.data)
+            if event.data == "event 4" { break }
+        }
+        #expect(timeline.all == ["opened 200", "event 1", "event 2", "opened 200", "event 3", "event 4"])
+    }
+
+    @Test("the connection-opened handler is not called for a 204 that ends the subscription")
+    func connectionOpenedNotForNoContent() async throws {
+        let server = try LoopbackHTTPServer { _ in .response(status: 204) }
+        defer { server.stop() }
+        let network = URLSessionNetwork(configuration: .init(baseURL: server.baseURL))
+        defer { network.invalidate() }
+        let opened = Counter()
+        for try await _ in network.serverSentEvents(Feed()).onConnectionOpened({ _ in opened.increment() }) {}
+        #expect(opened.count == 0)
+    }
+
     @Test("a subscription seeded with a last event ID sends it on its first connection and resumes from it")
     func seededLastEventID() async throws {
         let server = try Self.resumingServer()
