@@ -32,8 +32,8 @@ extension Network {
     /// queue of its own, off the concurrency runtime's threads.
     ///
     /// - Throws: ``NetworkError/invalidRequest(reason:)`` before anything is sent when
-    ///   `destination` is not a `file:` URL; the send's ``NetworkError``; or a ``DownloadError``
-    ///   when the file cannot be written or moved.
+    ///   `destination` is not a `file:` URL or is a directory; the send's ``NetworkError``; or a
+    ///   ``DownloadError`` when the file cannot be written or moved.
     public func download<R: Request>(
         _ request: R,
         to destination: URL,
@@ -108,9 +108,15 @@ enum FileDownload {
     /// Fails with ``NetworkError/invalidRequest(reason:)`` unless `destination` names a local
     /// file, before anything is sent: only its path would be used, so `https://host/tmp/x` would
     /// write `/tmp/x`. The URL is not in the reason, since it may carry a secret.
+    /// A directory at the destination fails the same way, before the transfer rather than at its
+    /// end, when the finished file could not replace it.
     static func checkDestination(_ destination: URL) throws {
         guard destination.isFileURL else {
             throw NetworkError.invalidRequest(reason: "a download's destination must be a file URL")
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: destination.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw NetworkError.invalidRequest(reason: "a download's destination is a directory, not a file")
         }
     }
 
@@ -169,11 +175,22 @@ final class DownloadFile: Sendable {
         self.url = url
     }
 
+    /// The temporary file's name for a destination named `name`: hidden, unique, and within
+    /// `NAME_MAX` (255 bytes) however long `name` is, which is shortened, on a character boundary,
+    /// to leave room for the 47 bytes the rest takes.
+    static func temporaryName(for name: String) -> String {
+        let suffix = ".\(UUID().uuidString).download"
+        let room = 255 - 1 - suffix.utf8.count
+        var kept = Substring(name)
+        while kept.utf8.count > room { kept.removeLast() }
+        return "." + kept + suffix
+    }
+
     /// A new, empty temporary file beside `destination`.
     static func create(beside destination: URL) async throws -> DownloadFile {
         let queue = DispatchQueue(label: "ECNetworking.DownloadFile")
         let url = destination.deletingLastPathComponent().appendingPathComponent(
-            ".\(destination.lastPathComponent).\(UUID().uuidString).download")
+            temporaryName(for: destination.lastPathComponent))
         return try await run(on: queue) {
             let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else { throw DownloadError.cannotCreateFile(url, errorCode: errno) }

@@ -119,6 +119,45 @@ struct DownloadTests {
         #expect(folderContents.isEmpty)
     }
 
+    @Test("a directory at the destination fails before anything is sent, and is left as it was")
+    func directoryDestination() async throws {
+        let server = try TransportTestRoutes.server()
+        defer { server.stop() }
+        let destination = directory.appendingPathComponent("folder")
+        try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: false)
+        try await TransportKind.urlSession.withNetwork(baseURL: server.baseURL) { network in
+            let error = await networkError {
+                _ = try await network.download(request("big", on: server), to: destination)
+            }
+            guard case .invalidRequest(let reason)? = error else {
+                Issue.record("expected invalidRequest, got \(String(describing: error))")
+                return
+            }
+            #expect(reason.contains("directory"))
+        }
+        #expect(server.acceptedConnectionCount == 0)
+        #expect(folderContents == ["folder"])
+    }
+
+    @Test(
+        "a destination whose name is as long as a name may be still gets its temporary file",
+        arguments: TransportKind.allCases)
+    func longestName(_ kind: TransportKind) async throws {
+        let server = try TransportTestRoutes.server()
+        defer { server.stop() }
+        // 255 bytes, NAME_MAX: with the temporary file's prefix and suffix around it, the name
+        // would not fit unless shortened. Two-byte characters, so shortening must respect them.
+        let name = String(repeating: "é", count: 124) + ".binary"
+        #expect(name.utf8.count == 255)
+        let destination = directory.appendingPathComponent(name)
+        try await kind.withNetwork(baseURL: server.baseURL) { network in
+            let file = try await network.download(request("big", on: server), to: destination)
+            #expect(file.byteCount == Int64(TransportTestRoutes.fiveMegabytes.count))
+        }
+        #expect(folderContents == [name])
+        #expect(DownloadFile.temporaryName(for: name).utf8.count <= 255)
+    }
+
     @Test("a body written in several batches lands byte for byte, in a file that replaced the old one")
     func batches() async throws {
         // Neither a multiple of the batch size nor of any chunk size, with every byte value.
