@@ -150,10 +150,13 @@ final class SharedTransportCall: Sendable {
     }
 
     /// `request` as a shared call sends it: with ``backstop`` instead of the first member's
-    /// timeout, which would end the request for every member at that member's deadline.
+    /// timeout, which would end the request for every member at that member's deadline, and
+    /// without the first member's redirect observer, whose send may end (cancelled) while the
+    /// call goes on for the others.
     static func wireRequest(_ request: TransportRequest) -> TransportRequest {
         var request = request
         request.timeout = backstop
+        request.redirectObserver = nil
         return request
     }
 

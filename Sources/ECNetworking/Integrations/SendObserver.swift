@@ -24,19 +24,22 @@ protocol SendObserver: Sendable {
 }
 
 /// One send as a ``SendObserver`` follows it. The runner calls it from the sending task, in
-/// order: for each attempt `attemptWillSend`, maybe `attemptOnWire`, a `redirectFollowed` for each
-/// redirect hop (from the thread that read it), then `attemptEnded`; and `sendEnded` exactly once,
-/// last, whether the send returned, failed or was cancelled.
+/// order: for each attempt `attemptWillSend`, maybe `attemptOnWire`, then `attemptEnded`; and
+/// `sendEnded` exactly once, last, whether the send returned, failed or was cancelled. A
+/// `redirectFollowed` for each redirect hop comes from the thread that read it, normally before
+/// its attempt ends, but late when the attempt ended first.
 protocol SendObservation: Sendable {
     /// The attempt's request, after the will-begin actions and before the wire; the observer may
     /// add headers to it.
     func attemptWillSend(_ request: inout NetworkRequest)
     /// The request went on the wire, or joined an identical request on the wire.
     func attemptOnWire(_ request: NetworkRequest)
-    /// The attempt's request on the wire (or the redirect hop before this one) answered
-    /// `statusCode`, a redirect the library follows with `next`, a physical request of its own.
-    /// Called from whichever thread read the redirect; the observer may add headers to `next`.
-    func redirectFollowed(statusCode: Int, to next: inout TransportRequest)
+    /// Attempt number `attempt`'s request on the wire (or the redirect hop before this one)
+    /// answered `statusCode`, a redirect the library follows with `next`, a physical request of
+    /// its own. Called from whichever thread read the redirect, possibly after that attempt or
+    /// the whole send ended (a deadline passed while the redirect was read): an observation
+    /// ignores a hop of an attempt that is not the one in progress. It may add headers to `next`.
+    func redirectFollowed(attempt: Int, statusCode: Int, to next: inout TransportRequest)
     /// The attempt ended: with `error` nil it produced `response` (which a completed action may
     /// still have answered with a retry).
     func attemptEnded(response: NetworkResponse?, error: (any Error)?)
@@ -67,7 +70,7 @@ extension SendObserver {
 extension SendObservation {
     func attemptWillSend(_ request: inout NetworkRequest) {}
     func attemptOnWire(_ request: NetworkRequest) {}
-    func redirectFollowed(statusCode: Int, to next: inout TransportRequest) {}
+    func redirectFollowed(attempt: Int, statusCode: Int, to next: inout TransportRequest) {}
     func attemptEnded(response: NetworkResponse?, error: (any Error)?) {}
     func responseArrived(request: NetworkRequest, response: NetworkResponse) {}
     func refreshStarted() {}
@@ -111,10 +114,12 @@ extension NetworkConfiguration {
 /// ``TransportRequest`` only when the send has observations.
 struct ObservedRedirects: RedirectObserver {
     let observations: [any SendObservation]
+    /// The attempt whose request follows the redirects.
+    let attempt: Int
 
     func redirectFollowed(statusCode: Int, to next: inout TransportRequest) {
         for observation in observations {
-            observation.redirectFollowed(statusCode: statusCode, to: &next)
+            observation.redirectFollowed(attempt: attempt, statusCode: statusCode, to: &next)
         }
     }
 }

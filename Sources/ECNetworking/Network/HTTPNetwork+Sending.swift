@@ -47,7 +47,8 @@ extension HTTPNetwork {
         var wire = try WireRequest(request, configuration: configuration)
         if !context.observations.isEmpty {
             // Each redirect hop is a physical request of its own to the integrations.
-            wire.transportRequest.redirectObserver = ObservedRedirects(observations: context.observations)
+            wire.transportRequest.redirectObserver = ObservedRedirects(
+                observations: context.observations, attempt: request.customProperties[SendAttempt.self]?.number ?? 0)
         }
         context.request = wire.request
         var response: NetworkResponse

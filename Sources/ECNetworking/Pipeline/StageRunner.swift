@@ -338,7 +338,11 @@ package struct StageRunner: Sendable {
             // A body still arriving that no one will read (the attempt is retried, or fails) ends
             // now: it holds a connection, and a download's holds a concurrency slot the next
             // attempt may be waiting for.
-            if !isHandedOver { response.unreadBody?.relay.stop(with: NetworkError.cancelled) }
+            if !isHandedOver, let unread = response.unreadBody {
+                unread.relay.stop(with: NetworkError.cancelled)
+                // Ended: observers must not wait for it as for a body still arriving.
+                response.unreadBody = nil
+            }
             // The metrics and integrations read the response as the attempt left it, however it
             // ends: stored once, on the way out, rather than copied in after every completed action.
             context.response = response

@@ -6,6 +6,7 @@
 /// pays nothing; the follower copies it to every hop it builds.
 protocol RedirectObserver: Sendable {
     /// The hop that answered `statusCode` is over and `next` follows it; the observer may add
-    /// headers to `next` (trace context). Called on whichever thread read the redirect.
+    /// headers to `next` (trace context). Called on whichever thread read the redirect, which may
+    /// be after the attempt ended (its deadline passed meanwhile): the observer ignores it then.
     func redirectFollowed(statusCode: Int, to next: inout TransportRequest)
 }

@@ -120,6 +120,8 @@
 
             try #require(session.recordedRequests.count == 1)
             #expect(total(metrics, "ecnetworking.client.coalesced_sends") == 4)
+            // One request went on the wire, so one is timed; the joiners sent none of their own.
+            #expect(metrics.timers(label: "http.client.request.duration").flatMap(\.values).count == 1)
         }
 
         @Test("an answer from a response store is counted, and makes no send")

@@ -82,6 +82,37 @@
             #expect(metrics.timers(label: "ecnetworking.client.send.duration").flatMap(\.values).count == 1)
         }
 
+        @Test(
+            "a streamed send that a completed action retries records each request once, and ends each span once",
+            arguments: TransportKind.allCases)
+        func streamedRetry(kind: TransportKind) async throws {
+            let server = try LoopbackHTTPServer { _ in .response(status: 200, body: Data("streamed".utf8)) }
+            defer { server.stop() }
+            let tracer = RecordingTracer()
+            let metrics = TestMetrics()
+            let retried = Counter()
+            let configure: (inout NetworkConfiguration) -> Void = { configuration in
+                configuration.tracer = tracer
+                configuration.metricsFactory = metrics
+            }
+            let body = try await kind.withNetwork(baseURL: server.baseURL, configure: configure) { network in
+                network.add(
+                    action: Completed { _, response in
+                        retried.increment() == 1 ? .retry(after: .zero) : .proceed(response)
+                    })
+                let stream = try await network.stream(NetworkRequest(url: server.baseURL.appendingPathComponent("s")))
+                return try await stream.collect()
+            }
+            #expect(body == Data("streamed".utf8))
+            #expect(server.requests.count == 2)
+            let requests = tracer.spans.all.filter { $0.kind == .client }
+            #expect(requests.count == 2)
+            #expect(tracer.spans.all.allSatisfy { $0.endCount == 1 })
+            #expect(requests.map { $0.int("http.response.status_code") } == [200, 200])
+            let durations = metrics.timers(label: "http.client.request.duration").flatMap(\.values)
+            #expect(durations.count == 2, "each request on the wire is timed once")
+        }
+
         @Test("server.port is the scheme's default when the URL names none")
         func defaultPort() async throws {
             let tracer = RecordingTracer()

@@ -45,6 +45,8 @@
 
         /// What `http.client.request.duration` needs of a request on the wire.
         private struct PhysicalRequest: Sendable {
+            /// The attempt it belongs to; a redirect hop of another attempt comes late.
+            let attempt: Int
             let start: SendMoment
             let method: String
             let server: TelemetryServer
@@ -65,19 +67,33 @@
         }
 
         func attemptWillSend(_ request: inout NetworkRequest) {
-            begin(PhysicalRequest(start: SendClock.now, method: method, server: TelemetryServer(request.url)))
+            let attempt = request.customProperties[SendAttempt.self]?.number ?? 0
+            let physical = PhysicalRequest(
+                attempt: attempt, start: SendClock.now, method: method, server: TelemetryServer(request.url))
+            // None is open before an attempt: the runner ends each before the next begins.
+            if let previous = self.request.withLock({ $0.replace(with: physical) }) {
+                record(previous, statusCode: previous.statusCode, error: nil)
+            }
         }
 
         func attemptOnWire(_ request: NetworkRequest) {
             if request.customProperties[JoinedIdenticalRequest.self] {
                 counter(MetricName.coalescedSends).increment()
+                // No request of its own went on the wire: nothing to time.
+                self.request.withLock { $0 = nil }
             }
         }
 
-        func redirectFollowed(statusCode: Int, to next: inout TransportRequest) {
+        func redirectFollowed(attempt: Int, statusCode: Int, to next: inout TransportRequest) {
             let hop = PhysicalRequest(
-                start: SendClock.now, method: next.method.telemetryName, server: TelemetryServer(next.url))
-            if let previous = begin(hop) { record(previous, statusCode: statusCode, error: nil) }
+                attempt: attempt, start: SendClock.now, method: next.method.telemetryName,
+                server: TelemetryServer(next.url))
+            // Only a hop of the attempt in progress: one read after its attempt ended comes late.
+            let previous = request.withLock { current -> PhysicalRequest? in
+                guard current?.attempt == attempt else { return nil }
+                return current.replace(with: hop)
+            }
+            if let previous { record(previous, statusCode: statusCode, error: nil) }
         }
 
         func attemptEnded(response: NetworkResponse?, error: (any Error)?) {
@@ -122,15 +138,6 @@
             ).recordNanoseconds(Self.nanoseconds(metrics.timings.total))
         }
 
-        /// Makes `next` the request in progress and returns the one it replaces.
-        @discardableResult
-        private func begin(_ next: PhysicalRequest) -> PhysicalRequest? {
-            request.withLock { request in
-                defer { request = next }
-                return request
-            }
-        }
-
         /// Records one physical request's duration with OpenTelemetry's attributes.
         private func record(_ ended: PhysicalRequest, statusCode: Int?, error: (any Error)?) {
             var dimensions = [
@@ -153,6 +160,14 @@
 
         private func counter(_ label: String, _ dimensions: (String, String)...) -> Counter {
             Counter(label: label, dimensions: [("http.request.method", method)] + dimensions, factory: factory)
+        }
+    }
+
+    extension Optional {
+        /// Puts `value` in place and returns what was there.
+        fileprivate mutating func replace(with value: Wrapped) -> Wrapped? {
+            defer { self = value }
+            return self
         }
     }
 #endif

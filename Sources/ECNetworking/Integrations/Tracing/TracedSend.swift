@@ -22,6 +22,8 @@
             var requestSpan: (any Span)?
             /// The status of the open request whose body is still arriving.
             var requestStatus: Int?
+            /// The attempt in progress, whose redirect hops get spans; a hop of another comes late.
+            var attempt = 0
             var physicalRequests = 0
             var hasEnded = false
         }
@@ -44,15 +46,30 @@
         }
 
         func attemptWillSend(_ request: inout NetworkRequest) {
-            request.headers = startRequestSpan(
-                method: request.method, url: redaction.url(of: request), server: TelemetryServer(request.url),
-                headers: request.headers, previousStatus: nil)
+            let attempt = request.customProperties[SendAttempt.self]?.number ?? 0
+            guard
+                let headers = startRequestSpan(
+                    attempt: attempt, method: request.method, url: redaction.url(of: request),
+                    server: TelemetryServer(request.url), headers: request.headers, previousStatus: nil)
+            else { return }
+            request.headers = headers
         }
 
-        func redirectFollowed(statusCode: Int, to next: inout TransportRequest) {
-            next.headers = startRequestSpan(
-                method: next.method, url: redaction.url(next.url), server: TelemetryServer(next.url),
-                headers: next.headers, previousStatus: statusCode)
+        func attemptOnWire(_ request: NetworkRequest) {
+            // The request joined an identical one on the wire: its span stands for no request of
+            // its own, and its trace context went nowhere (the shared call carries the first's).
+            if request.customProperties[JoinedIdenticalRequest.self] {
+                state.withLock { $0.requestSpan }?.attributes["ecnetworking.joined_identical_request"] = true
+            }
+        }
+
+        func redirectFollowed(attempt: Int, statusCode: Int, to next: inout TransportRequest) {
+            guard
+                let headers = startRequestSpan(
+                    attempt: attempt, method: next.method, url: redaction.url(next.url),
+                    server: TelemetryServer(next.url), headers: next.headers, previousStatus: statusCode)
+            else { return }
+            next.headers = headers
         }
 
         func attemptEnded(response: NetworkResponse?, error: (any Error)?) {
@@ -85,10 +102,17 @@
 
         /// Ends the physical request in progress, if any, with `previousStatus` (a redirect it
         /// answered), starts the next one's CLIENT span, and returns `headers` with its trace
-        /// context.
+        /// context. A redirect hop (`previousStatus` set) of an attempt that is no longer in
+        /// progress, or of a send that ended, comes late: it gets no span, and `nil` is returned.
         private func startRequestSpan(
-            method: HTTPMethod, url: String, server: TelemetryServer, headers: HTTPHeaders, previousStatus: Int?
-        ) -> HTTPHeaders {
+            attempt: Int, method: HTTPMethod, url: String, server: TelemetryServer, headers: HTTPHeaders,
+            previousStatus: Int?
+        ) -> HTTPHeaders? {
+            let isRedirect = previousStatus != nil
+            let isCurrent = state.withLock { state in
+                !state.hasEnded && (!isRedirect || (state.attempt == attempt && state.requestSpan != nil))
+            }
+            guard isCurrent else { return nil }
             let name = method.telemetryName
             let span = tracer.startSpan(name == "_OTHER" ? "HTTP" : name, context: sendSpan.context, ofKind: .client)
             span.attributes["http.request.method"] = name
@@ -100,12 +124,22 @@
                 span.attributes["server.address"] = address
             }
             span.attributes["server.port"] = server.port
-            let (previous, resends) = state.withLock { state in
+            // Checked again as the span is stored: the attempt may have ended since.
+            let stored = state.withLock { state -> (previous: (any Span)?, resends: Int)? in
+                guard !state.hasEnded, !isRedirect || (state.attempt == attempt && state.requestSpan != nil) else {
+                    return nil
+                }
                 defer {
                     state.requestSpan = span
+                    state.attempt = attempt
                     state.physicalRequests += 1
                 }
                 return (state.requestSpan, state.physicalRequests)
+            }
+            guard let (previous, resends) = stored else {
+                // Lost the race to the attempt's end: the span ends at once, never left open.
+                span.end()
+                return nil
             }
             // Every request after the first is a resend, whatever caused it: a retry or a redirect.
             if resends > 0 {
