@@ -16,7 +16,10 @@ extension URLRequest {
     ///
     /// - Throws: ``NetworkError/invalidRequest(reason:)`` for a stream longer than the limit;
     ///   nothing went on the wire.
-    static func sending(_ request: TransportRequest) async throws -> URLRequest {
+    ///
+    /// With `readsFileItself`, a file body is left out for the caller's upload task to read (see
+    /// ``init(_:streamedBody:readsFileItself:)``).
+    static func sending(_ request: TransportRequest, readsFileItself: Bool = false) async throws -> URLRequest {
         if case .stream(let stream)? = request.body?.source {
             let limit = URLSessionTransport.maximumStreamBodySize
             let body: Data
@@ -30,11 +33,14 @@ extension URLRequest {
             }
             return try URLRequest(request, streamedBody: body)
         }
-        return try URLRequest(request, streamedBody: nil)
+        return try URLRequest(request, streamedBody: nil, readsFileItself: readsFileItself)
     }
 
     /// `request` as a `URLSession` sends it, with `streamedBody` standing in for a one-shot stream.
-    init(_ request: borrowing TransportRequest, streamedBody: Data?) throws {
+    /// With `readsFileItself`, a file body is not attached: the caller hands it to an upload task
+    /// (`uploadTask(with:fromFile:)`), which reads the file and sends its `Content-Length`, set
+    /// here; a `Session` has only data tasks, so it gets the file as a stream.
+    init(_ request: borrowing TransportRequest, streamedBody: Data?, readsFileItself: Bool = false) throws {
         // The cache policy and the timeout go to the initializer: set afterwards, each is one
         // more change of the request Foundation holds, which on Linux looks its properties up
         // again (about 200 instructions per request with a timeout).
@@ -53,24 +59,34 @@ extension URLRequest {
         case .bytes(let data)?: httpBody = data
         case .stream?: httpBody = streamedBody
         case .file(let url)?:
-            guard let stream = InputStream(url: url) else {
-                throw NetworkError.invalidRequest(
-                    reason: "the body file \"\(url.lastPathComponent)\" could not be read")
+            // An upload task reads the file itself; a `Session`, which has only data tasks, gets
+            // it as a stream.
+            if !readsFileItself {
+                guard let stream = InputStream(url: url) else {
+                    throw NetworkError.invalidRequest(
+                        reason: "the body file \"\(url.lastPathComponent)\" could not be read")
+                }
+                httpBodyStream = stream
             }
-            // What a `Session` passed in gets; `URLSessionTransport` replaces the stream with an
-            // upload task that reads the file and knows its length (see `task(for:body:)` there).
-            httpBodyStream = stream
-            #if canImport(FoundationNetworking)
+            if Self.sendsStreamedBodiesChunked && !readsFileItself {
                 // FoundationNetworking sends any body read from a stream chunked, whatever the
                 // headers say; with a Content-Length beside it the request would be malformed
                 // (RFC 9112 §6.1), and servers such as SwiftNIO's refuse it.
                 setValue(nil, forHTTPHeaderField: "Content-Length")
-            #else
-                if let length = request.body?.length, value(forHTTPHeaderField: "Content-Length") == nil {
-                    setValue(String(length), forHTTPHeaderField: "Content-Length")
-                }
-            #endif
+            } else if let length = request.body?.length, value(forHTTPHeaderField: "Content-Length") == nil {
+                setValue(String(length), forHTTPHeaderField: "Content-Length")
+            }
         }
+    }
+
+    /// Whether this platform's `URLSession` sends a body read from a stream chunked, whatever the
+    /// headers say: FoundationNetworking's does.
+    private static var sendsStreamedBodiesChunked: Bool {
+        #if canImport(FoundationNetworking)
+            true
+        #else
+            false
+        #endif
     }
 
     /// `URLRequest`'s own default timeout, for a request without one.
@@ -91,11 +107,12 @@ extension URLRequest {
     static func gatheringTask(
         for request: TransportRequest,
         reportingTo call: TransportCall,
+        readsFileItself: Bool = false,
         _ makeTask: (URLRequest) -> any SessionTask
     ) -> (any SessionTask)? {
         guard !request.hasStreamedBody else { return nil }
         do {
-            return makeTask(try URLRequest(request, streamedBody: nil))
+            return makeTask(try URLRequest(request, streamedBody: nil, readsFileItself: readsFileItself))
         } catch {
             return FailedSessionTask(error: error, reportingTo: call)
         }

@@ -26,6 +26,12 @@
             var attempt = 0
             var physicalRequests = 0
             var hasEnded = false
+
+            /// Whether a request of `attempt` may start a span: any attempt while the send runs,
+            /// but a redirect hop only while its attempt's request is the one open.
+            func admits(attempt: Int, isRedirect: Bool) -> Bool {
+                !hasEnded && (!isRedirect || (self.attempt == attempt && requestSpan != nil))
+            }
         }
 
         init(tracer: any Tracer, request: NetworkRequest, redaction: Redaction) {
@@ -109,10 +115,7 @@
             previousStatus: Int?
         ) -> HTTPHeaders? {
             let isRedirect = previousStatus != nil
-            let isCurrent = state.withLock { state in
-                !state.hasEnded && (!isRedirect || (state.attempt == attempt && state.requestSpan != nil))
-            }
-            guard isCurrent else { return nil }
+            guard state.withLock({ $0.admits(attempt: attempt, isRedirect: isRedirect) }) else { return nil }
             let name = method.telemetryName
             let span = tracer.startSpan(name == "_OTHER" ? "HTTP" : name, context: sendSpan.context, ofKind: .client)
             span.attributes["http.request.method"] = name
@@ -126,9 +129,7 @@
             span.attributes["server.port"] = server.port
             // Checked again as the span is stored: the attempt may have ended since.
             let stored = state.withLock { state -> (previous: (any Span)?, resends: Int)? in
-                guard !state.hasEnded, !isRedirect || (state.attempt == attempt && state.requestSpan != nil) else {
-                    return nil
-                }
+                guard state.admits(attempt: attempt, isRedirect: isRedirect) else { return nil }
                 defer {
                     state.requestSpan = span
                     state.attempt = attempt

@@ -121,7 +121,7 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
     /// Sends `request` and returns once its head has arrived; see ``HTTPTransport``. After
     /// ``invalidate()`` it fails with ``NetworkError/invalidated`` without reaching the session.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
-        let urlRequest = try await URLRequest.sending(request)
+        let urlRequest = try await URLRequest.sending(request, readsFileItself: true)
         guard
             let exchange = exchange(
                 for: urlRequest, body: request.body, limit: limit(of: request), delivery: .streamed,
@@ -159,18 +159,14 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
         }
     }
 
-    /// The session's task for `urlRequest`. A file body goes to an upload task that reads the
-    /// file itself: it knows the file's length, so the request has a `Content-Length` on every
-    /// platform, where FoundationNetworking sends a body read from a stream chunked, and many
-    /// upload endpoints (S3's pre-signed PUTs among them) answer that with 411.
+    /// The session's task for `urlRequest`. A file body, which the request was built without
+    /// (`readsFileItself`), goes to an upload task that reads the file itself and sends it with
+    /// its `Content-Length` on every platform, where FoundationNetworking sends a body read from a
+    /// stream chunked, and many upload endpoints (S3's pre-signed PUTs among them) answer that
+    /// with 411.
     private func task(for urlRequest: URLRequest, body: TransportRequestBody?) -> URLSessionDataTask {
         guard case .file(let url)? = body?.source else { return session.dataTask(with: urlRequest) }
-        var request = urlRequest
-        request.httpBodyStream = nil
-        if let length = body?.length, request.value(forHTTPHeaderField: "Content-Length") == nil {
-            request.setValue(String(length), forHTTPHeaderField: "Content-Length")
-        }
-        return session.uploadTask(with: request, fromFile: url)
+        return session.uploadTask(with: urlRequest, fromFile: url)
     }
 
     /// Creates a task, not yet resumed, whose `completion` is called exactly once: with the body
@@ -203,7 +199,7 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
             }
         }
         let limit = limit(of: request)
-        return URLRequest.gatheringTask(for: request, reportingTo: call) { urlRequest in
+        return URLRequest.gatheringTask(for: request, reportingTo: call, readsFileItself: true) { urlRequest in
             let task: (any SessionTask)? = exchange(
                 for: urlRequest, body: request.body, limit: limit, delivery: delivery)
             return task ?? FailedSessionTask(error: NetworkError.invalidated, reportingTo: call)
