@@ -19,7 +19,7 @@ struct TransferTests {
         }
     }
 
-    @Test("a file goes to the server as the body, read from disk, framed by its length on every platform, never chunked")
+    @Test("a file goes to the server as the body, read from disk, framed by its length, never chunked")
     func fileUpload() async throws {
         try await uploadFile()
     }
