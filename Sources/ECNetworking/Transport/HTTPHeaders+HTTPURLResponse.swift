@@ -16,7 +16,8 @@ extension HTTPHeaders {
         #endif
     }
 
-    /// The header fields of `response`, in the order Foundation hands them out.
+    /// The header fields of `response`: in the order Foundation hands them out, or with
+    /// FoundationNetworking, which has no order of its own, sorted by name.
     static func fields(of response: HTTPURLResponse) -> [Field] {
         let allFields = response.allHeaderFields
         var fields: [Field] = []
@@ -28,6 +29,12 @@ extension HTTPHeaders {
             // through the runtime's general path.
             fields.append(Field(name: name.base as? String ?? "\(name)", value: value as? String ?? "\(value)"))
         }
+        #if canImport(FoundationNetworking)
+            // Each read is a new dictionary, whose order is its own: sorted, the same response
+            // gives the same list every time, so its headers equal themselves and hash alike
+            // however often they are read. (Its names are unique, so the order is total.)
+            fields.sort { $0.name < $1.name }
+        #endif
         return fields
     }
 }

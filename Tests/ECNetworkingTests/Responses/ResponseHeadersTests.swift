@@ -46,6 +46,16 @@ struct ResponseHeadersTests {
         #expect(Array(headers) == eager.fields)
     }
 
+    @Test("the fields come in one order however often the response is read, so headers equal themselves")
+    func stableOrder() {
+        // FoundationNetworking builds a new dictionary for each read, whose order may differ.
+        let first = HTTPHeaders(response)
+        let reads = (0..<1_000).map { _ in HTTPHeaders(response) }
+        #expect(reads.allSatisfy { $0.fields == first.fields })
+        #expect(reads.allSatisfy { $0 == first && $0.hashValue == first.hashValue })
+        #expect(first == first)
+    }
+
     @Test("a change keeps every field the response had")
     func changes() {
         var added = HTTPHeaders(response)
