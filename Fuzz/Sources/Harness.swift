@@ -37,6 +37,7 @@ let targets = [
     RegisteredTarget(StoredEntryTarget.self),
     RegisteredTarget(HeadersTarget.self),
     RegisteredTarget(URLRedactionTarget.self),
+    RegisteredTarget(ContentRangeTarget.self),
 ]
 
 // Set once in `LLVMFuzzerInitialize`, before libFuzzer calls `LLVMFuzzerTestOneInput` from the one

@@ -90,6 +90,57 @@ struct ReadmeStreamingTests {
         #expect(file.response.headers["Content-Type"] == "application/pdf")
     }
 
+    /// A server whose first answer to the report breaks after 100,000 bytes (with an `ETag`) and
+    /// whose later ones serve the range asked for.
+    private static func breakingServer() throws -> LoopbackHTTPServer {
+        let answered = Counter()
+        return try LoopbackHTTPServer { request in
+            guard answered.increment() > 1 else {
+                var head = Data("HTTP/1.1 200 OK\r\nContent-Length: \(report.count)\r\nETag: \"r1\"\r\n\r\n".utf8)
+                head.append(report.prefix(100_000))
+                return .raw(head)
+            }
+            let offset = request.header("Range").flatMap { Int($0.dropFirst("bytes=".count).dropLast()) } ?? 0
+            return .response(
+                status: 206,
+                headers: ["Content-Range": "bytes \(offset)-\(report.count - 1)/\(report.count)", "ETag": "\"r1\""],
+                body: report.suffix(from: offset))
+        }
+    }
+
+    @Test("a broken download resumes from its resume data, and a policy resumes one on its own")
+    func resumedDownload() async throws {
+        let reportURL = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString).pdf")
+        defer { try? FileManager.default.removeItem(at: reportURL) }
+        var server = try Self.breakingServer()
+        defer { server.stop() }
+        var network = URLSessionNetwork(configuration: .init(baseURL: server.baseURL))
+
+        do {
+            _ = try await network.download(ReportRequest(year: 2026), to: reportURL)
+        } catch DownloadError.resumable(let resumeData, _) {
+            // Later, perhaps after a relaunch: ResumeData is Codable.
+            let file = try await network.download(ReportRequest(year: 2026), resumingWith: resumeData)
+            print("resumed from byte", file.resumedByteCount)
+        }
+
+        #expect(try Data(contentsOf: reportURL) == Self.report)
+        #expect(server.requests.count == 2)
+        #expect(server.requests.last?.header("If-Range") == "\"r1\"")
+        network.invalidate()
+        server.stop()
+
+        server = try Self.breakingServer()
+        network = URLSessionNetwork(configuration: .init(baseURL: server.baseURL))
+        defer { network.invalidate() }
+        var options = DownloadOptions()
+        options.resumption = .policy(RetryPolicy(maximumAttempts: 5))
+        let file = try await network.download(ReportRequest(year: 2026), to: reportURL, options: options)
+
+        #expect(file.resumedByteCount == 100_000)
+        #expect(try Data(contentsOf: reportURL) == Self.report)
+    }
+
     @Test("upload progress reaches the photo's whole size, by closure and by sequence")
     func progress() async throws {
         let server = try Self.server()

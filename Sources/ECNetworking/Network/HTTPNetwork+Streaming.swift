@@ -24,9 +24,10 @@ extension HTTPNetwork {
     ) async throws -> ResponseStream {
         let progress = progress?.forOneSend()
         // Read once, for this send alone: what its actions send is not the download.
-        let isDownload = BodyReading.isDownloading
-        if isDownload {
-            return try await BodyReading.$isDownloading.withValue(false) {
+        if let download = BodyReading.download {
+            var request = request
+            download.resumption?.apply(to: &request)
+            return try await BodyReading.$download.withValue(nil) {
                 try await stream(
                     request, requestType: requestType, priority: priority, progress: progress, isDownload: true)
             }

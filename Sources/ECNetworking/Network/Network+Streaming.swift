@@ -44,7 +44,11 @@ extension Network {
         _ request: R, priority: RequestPriority, progress: TransferProgressHandler?
     ) async throws -> ResponseStream {
         defer { progress?.finish() }
-        let response = try await send(WholeResponseRequest(base: request), priority: priority)
+        // A download's resumption, read once and cleared for whatever the send's actions send.
+        let resumption = BodyReading.download?.resumption
+        let response = try await BodyReading.$download.withValue(nil) {
+            try await send(WholeResponseRequest(base: request, resumption: resumption), priority: priority)
+        }
         progress?.reportWholeDownload(of: response)
         return ResponseStream(completeResponse: response)
     }
@@ -54,7 +58,11 @@ extension Network {
         _ request: NetworkRequest, priority: RequestPriority, progress: TransferProgressHandler?
     ) async throws -> ResponseStream {
         defer { progress?.finish() }
-        let response = try await send(request, priority: priority)
+        var request = request
+        BodyReading.download?.resumption?.apply(to: &request)
+        let response = try await BodyReading.$download.withValue(nil) {
+            try await send(request, priority: priority)
+        }
         progress?.reportWholeDownload(of: response)
         return ResponseStream(completeResponse: response)
     }
@@ -73,6 +81,8 @@ extension TransferProgressHandler {
 struct WholeResponseRequest<Base: Request>: WrappingRequest {
     typealias Response = NetworkResponse
     let base: Base
+    /// The rest of the body a resumed download asks for, if it is one.
+    var resumption: DownloadResumption?
 
     var wrappedRequest: any Request { Self.unwrapped(base) }
 
@@ -82,7 +92,9 @@ struct WholeResponseRequest<Base: Request>: WrappingRequest {
     var acceptableContentTypes: [String]? { nil }
 
     func buildRequest(with baseURL: URL) throws -> NetworkRequest {
-        try base.buildRequest(with: baseURL)
+        var request = try base.buildRequest(with: baseURL)
+        resumption?.apply(to: &request)
+        return request
     }
 
     func response(from response: NetworkResponse, with decoder: JSONDecoder) throws -> NetworkResponse {

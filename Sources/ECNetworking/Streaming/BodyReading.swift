@@ -12,8 +12,14 @@ struct BodyReading: Sendable {
     /// is the transfer the limit is there to bound.
     var holdsSlotUntilBodyEnds = false
 
-    /// Whether the stream the current task asks for is a download's (see ``holdsSlotUntilBodyEnds``):
-    /// `download` reaches the network through its `stream` requirement, which has no parameter
-    /// for it.
-    @TaskLocal static var isDownloading = false
+    /// What a download asks of the stream it starts.
+    struct Download: Sendable {
+        /// The rest of the body a resumed download asks for; `nil` for the whole body.
+        var resumption: DownloadResumption?
+    }
+
+    /// Set while `download` starts its stream, for that stream alone: `download` reaches the
+    /// network through its `stream` requirement, which has no parameter for it. A network reads it
+    /// once, on entry, and clears it for whatever its actions send.
+    @TaskLocal static var download: Download?
 }

@@ -20,6 +20,9 @@ enum SendWay: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case stream
     /// `download(_:to:)`: the body written to a file.
     case download
+    /// `download(_:resumingWith:)`: a download resumed from resume data a caller kept (as JSON), whose
+    /// partial file holds one byte. The server here ignores `Range`, so each resume starts over.
+    case resumedDownload
     /// A POST of a file's bytes (`RequestBody.file(at:contentType:)`).
     case uploadFile
     /// A POST of a one-shot stream (`RequestBody.stream(_:length:contentType:)`).
@@ -99,6 +102,10 @@ enum SendWay: String, CaseIterable, Sendable, CustomTestStringConvertible {
             let destination = folder.appendingPathComponent("download-\(UUID().uuidString)")
             let file = try await network.download(request, to: destination)
             return SendOutcome(status: file.response.statusCode, body: try Data(contentsOf: destination))
+        case .resumedDownload:
+            let destination = folder.appendingPathComponent("download-\(UUID().uuidString)")
+            let file = try await network.download(request, resumingWith: try Self.resumeData(to: destination))
+            return SendOutcome(status: file.response.statusCode, body: try Data(contentsOf: destination))
         case .serverSentEvents:
             var data = Data()
             for try await event in network.serverSentEvents(RawEventsRequest(request: request)) {
@@ -110,6 +117,34 @@ enum SendWay: String, CaseIterable, Sendable, CustomTestStringConvertible {
                 return try await Self.runOperation(request, through: network)
         #endif
         }
+    }
+
+    /// Resume data for a download to `destination`, as a caller who stored it reads it back: a
+    /// partial file of one byte beside it (0600, named as the library names them), and a strong
+    /// validator.
+    private static func resumeData(to destination: URL) throws -> ResumeData {
+        struct Stored: Encodable {
+            let destination: URL
+            let partialFileURL: URL
+            let byteCount: Int64
+            let validator: String
+        }
+        let partial = destination.deletingLastPathComponent().appendingPathComponent(
+            ".\(destination.lastPathComponent).\(UUID().uuidString).download")
+        guard
+            FileManager.default.createFile(
+                atPath: partial.path, contents: Data("x".utf8), attributes: [.posixPermissions: 0o600])
+        else { throw CocoaError(.fileWriteUnknown) }
+        let stored = Stored(destination: destination, partialFileURL: partial, byteCount: 1, validator: "\"v1\"")
+        return try JSONDecoder().decode(ResumeData.self, from: JSONEncoder().encode(stored))
+    }
+
+    /// The error a send of any way failed with, as the promises speak of it: for a download,
+    /// the send's own error inside ``DownloadError/resumable(_:cause:)`` when the body (or the head
+    /// of a resume) broke and its partial file was kept.
+    static func sendError(_ error: any Error) -> any Error {
+        guard case DownloadError.resumable(_, let cause) = error else { return error }
+        return cause
     }
 
     #if OpenAPI

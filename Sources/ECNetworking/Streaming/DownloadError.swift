@@ -1,0 +1,55 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Why a download did not end in its file.
+public enum DownloadError: Error, Sendable, LocalizedError {
+    /// The temporary file beside the destination could not be created.
+    case cannotCreateFile(URL, errorCode: Int32)
+    /// Writing the body failed (a full disk, say).
+    case cannotWrite(URL, errorCode: Int32)
+    /// The complete file could not be moved to the destination.
+    case cannotMove(to: URL, errorCode: Int32)
+    /// The body broke part-way, for `cause` (a ``NetworkError``: the connection was lost, the
+    /// body went idle), and what arrived is kept: pass the ``ResumeData`` to
+    /// ``Network/download(_:resumingWith:options:priority:progress:)-(R,_,_,_,_)`` to fetch the rest,
+    /// or call its ``ResumeData/removePartialFile()``. See ``DownloadOptions/keepsPartialFile``.
+    case resumable(ResumeData, cause: any Error)
+    /// The server answered a resume with `416 Range Not Satisfiable`: the body is now shorter
+    /// than what was kept. The partial file is removed; download it again from the start.
+    case rangeNotSatisfiable(completeLength: Int64?)
+    /// The server answered a resume with `206` but not with the rest of the body asked for: its
+    /// `Content-Range` starts at `receivedOffset` rather than `expectedOffset`, or is missing or
+    /// malformed (`nil`), or the body is encoded. The partial file is removed.
+    case unexpectedRange(expectedOffset: Int64, receivedOffset: Int64?)
+
+    /// A description of the error.
+    public var errorDescription: String? {
+        switch self {
+        case .cannotCreateFile(let url, let code):
+            "A file for the download could not be created in \(url.deletingLastPathComponent().path): \(Self.reason(code))."
+        case .cannotWrite(let url, let code):
+            "The download could not be written to \(url.path): \(Self.reason(code))."
+        case .cannotMove(let url, let code):
+            "The download could not be moved to \(url.path): \(Self.reason(code))."
+        case .resumable(let resumeData, let cause):
+            "The download broke after \(resumeData.byteCount) bytes, which are kept so that it can be resumed: "
+                + cause.localizedDescription
+        case .rangeNotSatisfiable(let length):
+            "The server could not resume the download: its body is now \(length.map { "\($0) bytes" } ?? "shorter")."
+        case .unexpectedRange(let expected, let received):
+            "The server answered the resumed download from byte \(received.map(String.init) ?? "unknown") "
+                + "rather than byte \(expected)."
+        }
+    }
+
+    private static func reason(_ code: Int32) -> String {
+        String(cString: strerror(code))
+    }
+}

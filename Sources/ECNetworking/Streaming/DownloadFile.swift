@@ -1,0 +1,179 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The temporary file a download writes, beside its destination (readable by the user alone): a
+/// new one, or the partial file of a broken download, reopened to take the rest of the body.
+///
+/// Every call on the file (open, write, truncate, fsync, close, rename, unlink) runs on a queue of
+/// its own, never on the concurrency runtime's threads, which a slow disk or a long fsync would hold.
+final class DownloadFile: Sendable {
+    private let queue: DispatchQueue
+    /// The file's path.
+    let url: URL
+    /// The open file; `nil` once closed, so that no path closes it twice (its number may already
+    /// belong to another file by then).
+    private let descriptor: LockedState<Int32?>
+
+    private init(queue: DispatchQueue, descriptor: Int32, url: URL) {
+        self.queue = queue
+        self.descriptor = LockedState(descriptor)
+        self.url = url
+    }
+
+    /// The temporary file's name for a destination named `name`: hidden, unique, and within
+    /// `NAME_MAX` (255 bytes) however long `name` is, which is shortened, on a character boundary,
+    /// to leave room for the 47 bytes the rest takes.
+    static func temporaryName(for name: String) -> String {
+        let suffix = ".\(UUID().uuidString).download"
+        let room = 255 - 1 - suffix.utf8.count
+        var kept = Substring(name)
+        while kept.utf8.count > room { kept.removeLast() }
+        return "." + kept + suffix
+    }
+
+    /// Whether `file` is a name ``temporaryName(for:)`` could have given beside `destination`: in
+    /// its folder, hidden, ending in `.download`. Resume data may have been stored and edited, so
+    /// nothing else is opened or removed on its word.
+    static func isPartialFile(_ file: URL, for destination: URL) -> Bool {
+        let name = file.lastPathComponent
+        return file.isFileURL && destination.isFileURL
+            && file.deletingLastPathComponent().standardizedFileURL.path
+                == destination.deletingLastPathComponent().standardizedFileURL.path
+            && name.hasPrefix(".") && name.hasSuffix(".download") && !name.contains("/")
+    }
+
+    /// A new, empty temporary file beside `destination`.
+    static func create(beside destination: URL) async throws -> DownloadFile {
+        let queue = DispatchQueue(label: "ECNetworking.DownloadFile")
+        let url = destination.deletingLastPathComponent().appendingPathComponent(
+            temporaryName(for: destination.lastPathComponent))
+        return try await run(on: queue) {
+            let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            guard descriptor >= 0 else { throw DownloadError.cannotCreateFile(url, errorCode: errno) }
+            return DownloadFile(queue: queue, descriptor: descriptor, url: url)
+        }
+    }
+
+    /// The partial file of `resumeData`, open at its end and cut to the bytes it says it holds;
+    /// `nil` when there is none that can be trusted: missing, shorter than that, not a regular
+    /// file the user alone owns and reads (a link, say), or not named as the library names them.
+    static func reopen(_ resumeData: ResumeData) async -> DownloadFile? {
+        guard isPartialFile(resumeData.partialFileURL, for: resumeData.destination), resumeData.byteCount > 0 else {
+            return nil
+        }
+        let queue = DispatchQueue(label: "ECNetworking.DownloadFile")
+        let url = resumeData.partialFileURL
+        return try? await run(on: queue) { () -> DownloadFile? in
+            let descriptor = open(url.path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
+            guard descriptor >= 0 else { return nil }
+            var status = stat()
+            let usable =
+                fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG && status.st_uid == getuid()
+                && (status.st_mode & 0o077) == 0 && Int64(status.st_size) >= resumeData.byteCount
+                && ftruncate(descriptor, off_t(resumeData.byteCount)) == 0 && lseek(descriptor, 0, SEEK_END) >= 0
+            guard usable else {
+                close(descriptor)
+                return nil
+            }
+            return DownloadFile(queue: queue, descriptor: descriptor, url: url)
+        }
+    }
+
+    /// Appends `data` to the file.
+    func write(_ data: Data) async throws {
+        try await Self.run(on: queue) { [self] in
+            guard let descriptor = descriptor.withLock({ $0 }) else { return }
+            if let code = writeAll(data, to: descriptor) { throw DownloadError.cannotWrite(url, errorCode: code) }
+        }
+    }
+
+    /// Empties the file, for a body that starts over.
+    func truncate() async throws {
+        try await Self.run(on: queue) { [self] in
+            guard let descriptor = descriptor.withLock({ $0 }) else { return }
+            guard ftruncate(descriptor, 0) == 0, lseek(descriptor, 0, SEEK_SET) == 0 else {
+                throw DownloadError.cannotWrite(url, errorCode: errno)
+            }
+        }
+    }
+
+    /// Flushes the file to the disk, closes it and moves it to `destination`, then flushes the
+    /// folder, so that after a crash `destination` holds the old file or the whole new one, never
+    /// a renamed file whose bytes were still in memory. On failure the file is removed.
+    func finish(movingTo destination: URL) async throws {
+        try await Self.run(on: queue) { [self] in
+            guard let descriptor = descriptor.withLock({ $0.take() }) else { return }
+            var failure: DownloadError?
+            if fsync(descriptor) != 0 { failure = .cannotWrite(url, errorCode: errno) }
+            if close(descriptor) != 0, failure == nil { failure = .cannotWrite(url, errorCode: errno) }
+            if failure == nil, rename(url.path, destination.path) != 0 {
+                failure = .cannotMove(to: destination, errorCode: errno)
+            }
+            if let failure {
+                unlink(url.path)
+                throw failure
+            }
+            // The rename is durable once the folder is flushed too. Best effort: some file systems
+            // refuse to flush a folder, and the file is already whole and in place.
+            let folder = open(destination.deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
+            if folder >= 0 {
+                _ = fsync(folder)
+                close(folder)
+            }
+        }
+    }
+
+    /// Flushes and closes the file and leaves it in place, for a resume; `false` when that failed
+    /// and the file was removed instead, since its bytes cannot be trusted.
+    func keep() async -> Bool {
+        (try? await Self.run(on: queue) { [self] () -> Bool in
+            guard let descriptor = descriptor.withLock({ $0.take() }) else { return false }
+            let flushed = fsync(descriptor) == 0
+            if close(descriptor) == 0, flushed { return true }
+            unlink(url.path)
+            return false
+        }) ?? false
+    }
+
+    /// Closes and removes the file, after a failure or cancellation; nothing once it was finished
+    /// or kept.
+    func discard() async {
+        _ = try? await Self.run(on: queue) { [self] in
+            guard let descriptor = descriptor.withLock({ $0.take() }) else { return }
+            close(descriptor)
+            unlink(url.path)
+        }
+    }
+
+    /// Runs `work` on `queue` and hands back its outcome.
+    private static func run<Value: Sendable>(
+        on queue: DispatchQueue, _ work: @escaping @Sendable () throws -> Value
+    ) async throws -> Value {
+        try await withCheckedThrowingContinuation { continuation in
+            queue.async { continuation.resume(with: Result(catching: work)) }
+        }
+    }
+}
+
+/// Writes all of `data` to `descriptor`; the `errno` of the failure, if one.
+private func writeAll(_ data: Data, to descriptor: Int32) -> Int32? {
+    data.withUnsafeBytes { buffer -> Int32? in
+        var offset = 0
+        while offset < buffer.count {
+            let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                return errno
+            }
+            offset += written
+        }
+        return nil
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+
+/// How ``Network/download(_:to:options:priority:progress:)-(R,_,_,_,_)`` treats a body that breaks
+/// part-way.
+///
+/// ```swift
+/// var options = DownloadOptions()
+/// options.resumption = .policy(RetryPolicy(maximumAttempts: 5))
+/// let file = try await network.download(ReportRequest(year: 2026), to: reportURL, options: options)
+/// ```
+public struct DownloadOptions: Sendable {
+    /// When a broken body is resumed on its own, before the download gives up.
+    public enum Resumption: Sendable {
+        /// By the network's ``NetworkConfiguration/retryPolicy``: a network that retries failed
+        /// sends resumes broken bodies by the same rules. None when it has no policy, or is not a
+        /// ``HTTPNetwork``.
+        case networkRetryPolicy
+        /// By `policy`: its ``RetryPolicy/shouldRetry(_:after:attempt:)`` picks the failures
+        /// (attempt 1 is the first transfer), and its delays space the resumptions.
+        case policy(RetryPolicy)
+        /// Never: the first break ends the download (with ``DownloadError/resumable(_:cause:)``
+        /// when the partial file is kept).
+        case never
+    }
+
+    /// Whether a body that breaks part-way keeps what arrived, for a resume. `true` by default.
+    ///
+    /// Kept only when the server can answer a resume: the response had a strong validator (a
+    /// strong `ETag`, or a `Last-Modified` date at least a minute older than its `Date`), no
+    /// `Content-Encoding` and no `Accept-Ranges: none`, and the body broke rather than being
+    /// cancelled or refused (``NetworkError/responseTooLarge(limit:)``). The download then throws
+    /// ``DownloadError/resumable(_:cause:)``, whose ``ResumeData`` resumes it. Otherwise, or with
+    /// `false`, the partial file is removed and the send's own error is thrown.
+    public var keepsPartialFile: Bool
+    /// When a broken body is resumed before the download gives up; ``Resumption/networkRetryPolicy``
+    /// by default.
+    public var resumption: Resumption
+
+    /// Creates options; each argument has the default its property describes.
+    public init(keepsPartialFile: Bool = true, resumption: Resumption = .networkRetryPolicy) {
+        self.keepsPartialFile = keepsPartialFile
+        self.resumption = resumption
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+
+/// Writes a download's body to its temporary file and moves it into place once whole; when the
+/// body breaks part-way, resumes it or keeps what arrived (see ``DownloadOptions``).
+struct FileDownload: Sendable {
+    /// How many bytes gather before they are handed to the file's queue: one hop per batch rather
+    /// than per chunk, while the next batch arrives.
+    static let batchSize = 256 * 1024
+
+    /// Where the finished file goes.
+    let destination: URL
+    let options: DownloadOptions
+    /// The policy that resumes broken bodies here, the options' resolved against the network's.
+    let resumePolicy: RetryPolicy?
+    /// Starts the send and returns at its head; the request asks for the rest of the body when a
+    /// resumption is set (see ``BodyReading/download``).
+    let start: @Sendable (TransferProgressHandler?) async throws -> ResponseStream
+    /// The caller's progress handler, which hears of the whole body across resumptions.
+    let progress: TransferProgressHandler?
+
+    /// Fails with ``NetworkError/invalidRequest(reason:)`` unless `destination` names a local
+    /// file, before anything is sent: only its path would be used, so `https://host/tmp/x` would
+    /// write `/tmp/x`. The URL is not in the reason, since it may carry a secret.
+    /// A directory at the destination fails the same way, before the transfer rather than at its
+    /// end, when the finished file could not replace it.
+    static func checkDestination(_ destination: URL) throws {
+        guard destination.isFileURL else {
+            throw NetworkError.invalidRequest(reason: "a download's destination must be a file URL")
+        }
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: destination.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw NetworkError.invalidRequest(reason: "a download's destination is a directory, not a file")
+        }
+    }
+
+    /// Runs the download, from the partial file of `resumeData` when it can be trusted, else from
+    /// the start.
+    func run(resumingWith resumeData: ResumeData?) async throws -> DownloadedFile {
+        let progress = progress?.forOneSend()
+        defer { progress?.finish() }
+        var file: DownloadFile
+        var resumption: DownloadResumption?
+        var expectedByteCount: Int64?
+        if let resumeData, DownloadResumption.isUsable(resumeData.validator),
+            let partial = await DownloadFile.reopen(resumeData)
+        {
+            file = partial
+            resumption = DownloadResumption(offset: resumeData.byteCount, validator: resumeData.validator)
+            expectedByteCount = resumeData.expectedByteCount
+        } else {
+            resumeData?.removePartialFile()
+            file = try await DownloadFile.create(beside: destination)
+        }
+        var attempt = 1
+        while true {
+            let offset = resumption?.offset ?? 0
+            let stream: ResponseStream
+            do {
+                stream = try await BodyReading.$download.withValue(BodyReading.Download(resumption: resumption)) {
+                    try await start(progress.map { Self.counting($0, from: offset) })
+                }
+            } catch {
+                throw await failure(error, of: file, resumption: resumption, expectedByteCount: expectedByteCount)
+            }
+            let response = stream.response
+            var byteCount = offset
+            let validator: String?
+            if let resumption, response.statusCode == 206 {
+                guard resumption.isAnsweredBy(response) else {
+                    let received = response.headers["Content-Range"].flatMap(ContentRange.init)?.first
+                    let error = DownloadError.unexpectedRange(expectedOffset: offset, receivedOffset: received)
+                    stream.stop(with: error)
+                    await file.discard()
+                    throw error
+                }
+                validator = resumption.validator
+            } else {
+                // A whole body: the first transfer, or a resume the server answered with the
+                // whole (perhaps changed) body.
+                if offset > 0 {
+                    do {
+                        try await file.truncate()
+                    } catch {
+                        stream.stop(with: error)
+                        await file.discard()
+                        throw error
+                    }
+                    byteCount = 0
+                }
+                validator = response.statusCode == 200 ? DownloadResumption.validator(of: response) : nil
+                expectedByteCount = response.headers["Content-Length"].flatMap { Int64($0) }
+            }
+            do {
+                try await write(stream, to: file, counting: &byteCount)
+                try await file.finish(movingTo: destination)
+                return DownloadedFile(
+                    fileURL: destination, response: response, byteCount: byteCount,
+                    resumedByteCount: response.statusCode == 206 ? offset : 0)
+            } catch {
+                guard options.keepsPartialFile, let validator, byteCount > 0, Self.mayResume(after: error) else {
+                    await file.discard()
+                    throw error
+                }
+                let next = DownloadResumption(offset: byteCount, validator: validator)
+                if let resumePolicy, let sent = response.request,
+                    resumePolicy.shouldRetry(sent, after: error, attempt: attempt)
+                {
+                    do {
+                        try await Task.sleep(for: resumePolicy.delay(after: attempt, response: nil))
+                    } catch {
+                        await file.discard()
+                        throw NetworkError.cancelled
+                    }
+                    attempt += 1
+                    resumption = next
+                    continue
+                }
+                throw await failure(error, of: file, resumption: next, expectedByteCount: expectedByteCount)
+            }
+        }
+    }
+
+    /// Reads `stream` into `file`, a batch at a time, adding what arrives to `byteCount`. On a
+    /// failure the body is stopped with the error the caller gets, which its observers hear too,
+    /// and the write in flight has ended.
+    private func write(_ stream: ResponseStream, to file: DownloadFile, counting byteCount: inout Int64) async throws {
+        var batch = Data()
+        // The batch being written while the next one arrives; at most one, so memory stays bounded.
+        var writing: Task<Void, any Error>?
+        do {
+            for try await chunk in stream {
+                batch.append(chunk)
+                guard batch.count >= Self.batchSize else { continue }
+                try await writing?.value
+                let full = batch
+                batch = Data()
+                writing = Task { try await file.write(full) }
+                // Counted once handed over: a failed write fails the whole download.
+                byteCount += Int64(full.count)
+            }
+            try await writing?.value
+            writing = nil
+            if !batch.isEmpty {
+                try await file.write(batch)
+                byteCount += Int64(batch.count)
+            }
+        } catch {
+            stream.stop(with: error)
+            // The write in flight ends before the file is kept or removed under it. When it
+            // failed, its bytes are not in the file, which is then short of what was counted and
+            // cannot be resumed: its failure is the one the caller gets.
+            if let writing, case .failure(let writeError) = await writing.result { throw writeError }
+            // What arrived before the break is good: kept, it need not be fetched again.
+            if !batch.isEmpty, options.keepsPartialFile, Self.mayResume(after: error),
+                (try? await file.write(batch)) != nil
+            {
+                byteCount += Int64(batch.count)
+            }
+            throw error
+        }
+    }
+
+    /// The error a download ends with when the body, or the head of a resumption, failed with
+    /// `error` and `resumption` is what a resume would ask for: ``DownloadError/resumable(_:cause:)``
+    /// with the partial file kept, when it can be; otherwise `error`, with the file removed.
+    private func failure(
+        _ error: any Error, of file: DownloadFile, resumption: DownloadResumption?, expectedByteCount: Int64?
+    ) async -> any Error {
+        if case .unacceptableStatusCode(let response)? = error as? NetworkError, response.statusCode == 416,
+            resumption != nil
+        {
+            await file.discard()
+            let complete = response.headers["Content-Range"].flatMap(ContentRange.init)?.completeLength
+            return DownloadError.rangeNotSatisfiable(completeLength: complete)
+        }
+        guard options.keepsPartialFile, let resumption, Self.mayResume(after: error), await file.keep() else {
+            await file.discard()
+            return error
+        }
+        let resumeData = ResumeData(
+            destination: destination, partialFileURL: file.url, byteCount: resumption.offset,
+            expectedByteCount: expectedByteCount, validator: resumption.validator)
+        return DownloadError.resumable(resumeData, cause: error)
+    }
+
+    /// Whether a body that failed with `error` is worth resuming: it broke (the connection, a
+    /// stall, a server error), rather than being cancelled, refused as too large, or failing on
+    /// the disk.
+    private static func mayResume(after error: any Error) -> Bool {
+        switch error as? NetworkError {
+        case .transport?, .timedOut?, .unacceptableStatusCode?, .retriesExhausted?: true
+        default: false
+        }
+    }
+
+    /// `handler`, told of the body's bytes as counted from `offset`: a resumed body's progress
+    /// goes on from what the partial file holds.
+    /// It cannot finish `handler`: only the download's end does, not each transfer's.
+    private static func counting(_ handler: TransferProgressHandler, from offset: Int64) -> TransferProgressHandler {
+        TransferProgressHandler { progress in
+            guard progress.direction == .download else { return handler.report(progress) }
+            handler.report(
+                TransferProgress(
+                    direction: .download, completedByteCount: progress.completedByteCount + offset,
+                    expectedByteCount: progress.expectedByteCount.map { $0 + offset }))
+        }
+    }
+}

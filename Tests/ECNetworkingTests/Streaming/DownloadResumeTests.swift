@@ -1,0 +1,365 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import ECNetworking
+
+/// Downloads whose body breaks part-way, over every transport, against a server that serves byte
+/// ranges: what arrived is kept, private, and the rest is fetched with `Range` and `If-Range`;
+/// a body that changed starts over; a wrong answer to a resume fails typed.
+@Suite("Downloads that break and resume", .timeLimit(.minutes(2)))
+struct DownloadResumeTests {
+    private let directory: URL
+    private static let body = Data((0..<600_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) })
+    private static let breakAt = 250_000
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("resume-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    private var folderContents: [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()) ?? []
+    }
+
+    /// A head declaring the whole `body` with `headers`, then the first `count` bytes of it, then
+    /// an orderly close: a connection lost part-way.
+    private static func broken(_ body: Data, after count: Int, headers: [String: String]) -> LoopbackHTTPServer.Reply {
+        var head = "HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\n"
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
+        var bytes = Data((head + "\r\n").utf8)
+        bytes.append(body.prefix(count))
+        return .raw(bytes)
+    }
+
+    /// The rest of `body` from the offset a `Range: bytes=N-` asks for, as a `206`.
+    private static func rest(of body: Data, for request: LoopbackHTTPServer.ReceivedRequest, etag: String)
+        -> LoopbackHTTPServer.Reply
+    {
+        guard let range = request.header("Range"), range.hasPrefix("bytes="), range.hasSuffix("-"),
+            let offset = Int(range.dropFirst(6).dropLast()), offset < body.count
+        else { return .response(status: 400) }
+        return .response(
+            status: 206,
+            headers: ["Content-Range": "bytes \(offset)-\(body.count - 1)/\(body.count)", "ETag": etag],
+            body: body.suffix(from: offset))
+    }
+
+    /// A server whose first `breaks` answers break part-way (the first after ``breakAt`` bytes,
+    /// each later one, a `206`, 100,000 bytes into its range) and whose later ones serve the range
+    /// asked for while `If-Range` names `"v1"`, else the whole body.
+    private static func rangeServer(breaks: Int = 1, validator: [String: String] = ["ETag": "\"v1\""]) throws
+        -> LoopbackHTTPServer
+    {
+        let answered = Counter()
+        return try LoopbackHTTPServer { request in
+            let number = answered.increment()
+            let ranged = request.header("If-Range") == "\"v1\""
+            if number <= breaks, !ranged { return broken(body, after: breakAt, headers: validator) }
+            guard ranged else { return .response(status: 200, headers: validator, body: body) }
+            let whole = rest(of: body, for: request, etag: "\"v1\"")
+            guard number <= breaks, case .response(_, let headers, let remainder) = whole else { return whole }
+            var head = "HTTP/1.1 206 Partial Content\r\nContent-Length: \(remainder.count)\r\n"
+            for (name, value) in headers.sorted(by: { $0.key < $1.key }) { head += "\(name): \(value)\r\n" }
+            var bytes = Data((head + "\r\n").utf8)
+            bytes.append(remainder.prefix(100_000))
+            return .raw(bytes)
+        }
+    }
+
+    private func request(on server: LoopbackHTTPServer) -> NetworkRequest {
+        NetworkRequest(url: server.baseURL.appendingPathComponent("file.bin"))
+    }
+
+    /// The resume data of a download that broke, or a recorded issue.
+    private func brokenDownload(
+        _ network: URLSessionNetwork, on server: LoopbackHTTPServer, to destination: URL,
+        options: DownloadOptions = DownloadOptions(resumption: .never)
+    ) async -> ResumeData? {
+        do {
+            _ = try await network.download(request(on: server), to: destination, options: options)
+            Issue.record("the broken download succeeded")
+        } catch DownloadError.resumable(let resumeData, let cause) {
+            guard case .transport? = cause as? NetworkError else {
+                Issue.record("expected a transport error as the cause, got \(cause)")
+                return nil
+            }
+            return resumeData
+        } catch {
+            Issue.record("expected DownloadError.resumable, got \(error)")
+        }
+        return nil
+    }
+
+    @Test(
+        "a body that breaks is kept, private, and resumed where it stopped with Range and If-Range",
+        arguments: TransportKind.allCases)
+    func resumes(_ kind: TransportKind) async throws {
+        let server = try Self.rangeServer()
+        defer { server.stop() }
+        let destination = directory.appendingPathComponent("file.bin")
+        try await kind.withNetwork(baseURL: server.baseURL) { network in
+            guard let resumeData = await brokenDownload(network, on: server, to: destination) else { return }
+            #expect(resumeData.byteCount > 0 && resumeData.byteCount <= Int64(Self.breakAt))
+            #expect(resumeData.expectedByteCount == Int64(Self.body.count))
+            #expect(resumeData.validator == "\"v1\"")
+            #expect(resumeData.destination == destination)
+            #expect(folderContents == [resumeData.partialFileURL.lastPathComponent])
+            let permissions =
+                try FileManager.default.attributesOfItem(atPath: resumeData.partialFileURL.path)[.posixPermissions]
+                as? Int
+            #expect(permissions == 0o600)
+            #expect(network.activeRequestCount == 0)
+
+            let file = try await network.download(request(on: server), resumingWith: resumeData)
+            #expect(file.response.statusCode == 206)
+            #expect(file.resumedByteCount == resumeData.byteCount)
+            #expect(file.byteCount == Int64(Self.body.count))
+        }
+        #expect(try Data(contentsOf: destination) == Self.body)
+        #expect(folderContents == ["file.bin"])
+        let resumed = server.requests.last
+        #expect(server.requests.count == 2)
+        #expect(resumed?.header("If-Range") == "\"v1\"")
+        #expect(resumed?.header("Range")?.hasPrefix("bytes=") == true)
+    }
+
+    @Test("a resume answered with the whole body, which changed, starts over and keeps the new body")
+    func changedBodyStartsOver() async throws {
+        let changed = Data(repeating: 7, count: 300_000)
+        let answered = Counter()
+        let server = try LoopbackHTTPServer { _ in
+            answered.increment() == 1
+                ? Self.broken(Self.body, after: Self.breakAt, headers: ["ETag": "\"v1\""])
+                // If-Range names a body that is gone: the whole new one, as RFC 9110 says.
+                : .response(status: 200, headers: ["ETag": "\"v2\""], body: changed)
+        }
+        defer { server.stop() }
+        let destination = directory.appendingPathComponent("file.bin")
+        try await TransportKind.urlSession.withNetwork(baseURL: server.baseURL) { network in
+            guard let resumeData = await brokenDownload(network, on: server, to: destination) else { return }
+            let file = try await network.download(request(on: server), resumingWith: resumeData)
+            #expect(file.response.statusCode == 200)
+            #expect(file.resumedByteCount == 0)
+            #expect(file.byteCount == Int64(changed.count))
+        }
+        #expect(try Data(contentsOf: destination) == changed)
+        #expect(folderContents == ["file.bin"])
+    }
+
+    @Test("a 206 whose ETag changed, or whose range starts elsewhere, fails typed and drops the partial file")
+    func wrongPartialAnswers() async throws {
+        for answer in ["etag", "offset", "missing"] {
+            let answered = Counter()
+            let server = try LoopbackHTTPServer { request in
+                guard answered.increment() > 1 else {
+                    return Self.broken(Self.body, after: Self.breakAt, headers: ["ETag": "\"v1\""])
+                }
+                return switch answer {
+                case "etag": Self.rest(of: Self.body, for: request, etag: "\"v2\"")
+                case "offset":
+                    .response(
+                        status: 206, headers: ["Content-Range": "bytes 0-9/\(Self.body.count)"],
+                        body: Self.body.prefix(10))
+                default: .response(status: 206, body: Self.body.suffix(10))
+                }
+            }
+            defer { server.stop() }
+            let destination = directory.appendingPathComponent("\(answer).bin")
+            try await TransportKind.urlSession.withNetwork(baseURL: server.baseURL) { network in
+                guard let resumeData = await brokenDownload(network, on: server, to: destination) else { return }
+                do {
+                    _ = try await network.download(request(on: server), resumingWith: resumeData)
+                    Issue.record("\(answer): the wrong answer was accepted")
+                } catch DownloadError.unexpectedRange(let expected, let received) {
+                    #expect(expected == resumeData.byteCount)
+                    #expect(received == (answer == "offset" ? 0 : answer == "etag" ? resumeData.byteCount : nil))
+                } catch {
+                    Issue.record("\(answer): expected unexpectedRange, got \(error)")
+                }
+                #expect(!FileManager.default.fileExists(atPath: resumeData.partialFileURL.path))
+            }
+            #expect(!FileManager.default.fileExists(atPath: destination.path))
+        }
+    }
+
+    @Test("a 416 fails with rangeNotSatisfiable, names the length, and drops the partial file")
+    func rangeNotSatisfiable() async throws {
+        let answered = Counter()
+        let server = try LoopbackHTTPServer { _ in
+            answered.increment() == 1
+                ? Self.broken(Self.body, after: Self.breakAt, headers: ["ETag": "\"v1\""])
+                : .response(status: 416, headers: ["Content-Range": "bytes */1000"])
+        }
+        defer { server.stop() }
+        let destination = directory.appendingPathComponent("file.bin")
+        try await TransportKind.urlSession.withNetwork(baseURL: server.baseURL) { network in
+            guard let resumeData = await brokenDownload(network, on: server, to: destination) else { return }
+            do {
+                _ = try await network.download(request(on: server), resumingWith: resumeData)
+                Issue.record("the 416 was accepted")
+            } catch DownloadError.rangeNotSatisfiable(let length) {
+                #expect(length == 1000)
+            }
+        }
+        #expect(folderContents == [])
+    }
+
+    @Test(
+        "a policy resumes a body that breaks twice without the caller seeing it, and progress goes on from what was kept",
+        arguments: TransportKind.allCases)
+    func automaticResumption(_ kind: TransportKind) async throws {
+        let server = try Self.rangeServer(breaks: 2)
+        defer { server.stop() }
+        let destination = directory.appendingPathComponent("file.bin")
+        let reports = LockedState([TransferProgress]())
+        let progress = TransferProgressHandler { progress in reports.withLock { $0.append(progress) } }
+        let options = DownloadOptions(
+            resumption: .policy(RetryPolicy(maximumAttempts: 3, baseDelay: .milliseconds(10), jitter: 0)))
+        try await kind.withNetwork(baseURL: server.baseURL) { network in
+            let file = try await network.download(
+                request(on: server), to: destination, options: options, progress: progress)
+            #expect(file.byteCount == Int64(Self.body.count))
+            #expect(file.resumedByteCount > 0)
+        }
+        #expect(try Data(contentsOf: destination) == Self.body)
+        #expect(server.requests.count == 3)
+        #expect(server.requests.dropFirst().allSatisfy { $0.header("If-Range") == "\"v1\"" })
+        let downloads = reports.withLock { $0 }.filter { $0.direction == .download }
+        #expect(downloads.last?.completedByteCount == Int64(Self.body.count))
+        #expect(downloads.last?.expectedByteCount == Int64(Self.body.count))
+        #expect(zip(downloads, downloads.dropFirst()).allSatisfy { $0.completedByteCount < $1.completedByteCount })
+    }
+
+    @Test("the network's retry policy resumes by default; .never leaves it to the caller")
+    func networkRetryPolicy() async throws {
+        for resumption in [DownloadOptions.Resumption.networkRetryPolicy, .never] {
+            let server = try Self.rangeServer()
+            defer { server.stop() }
+            try await TransportKind.urlSession.withNetwork(
+                baseURL: server.baseURL,
+                configure: { $0.retryPolicy = RetryPolicy(baseDelay: .milliseconds(10), jitter: 0) }
+            ) { network in
+                let destination = directory.appendingPathComponent("file.bin")
+                let options = DownloadOptions(resumption: resumption)
+                if case .never = resumption {
+                    let resumeData = await brokenDownload(network, on: server, to: destination, options: options)
+                    #expect(resumeData != nil)
+                    #expect(server.requests.count == 1)
+                } else {
+                    let file = try await network.download(request(on: server), to: destination, options: options)
+                    #expect(file.resumedByteCount > 0)
+                    #expect(server.requests.count == 2)
+                }
+            }
+        }
+    }
+
+    @Test(
+        "a body without a strong validator, or that refuses ranges, is not kept: the send's error, no file",
+        arguments: [[:], ["ETag": "W/\"v1\""], ["ETag": "\"v1\"", "Accept-Ranges": "none"]])
+    func notResumable(_ headers: [String: String]) async throws {
+        let server = try LoopbackHTTPServer { _ in Self.broken(Self.body, after: Self.breakAt, headers: headers) }
+        defer { server.stop() }
+        try await TransportKind.urlSession.withNetwork(baseURL: server.baseURL) { network in
+            let error = await networkError {
+                _ = try await network.download(request(on: server), to: directory.appendingPathComponent("f.bin"))
+            }
+            guard case .transport? = error else {
+                Issue.record("expected the transport error, got \(String(describing: error))")
+                return
+            }
+        }
+        #expect(folderContents == [])
+    }
+
+    @Test("keepsPartialFile = false removes what arrived and throws the send's error")
+    func notKept() async throws {
+        let server = try Self.rangeServer()
+        defer { server.stop() }
+        try await TransportKind.urlSession.withNetwork(baseURL: server.baseURL) { network in
+            let error = await networkError {
+                _ = try await network.download(
+                    request(on: server), to: directory.appendingPathComponent("f.bin"),
+                    options: DownloadOptions(keepsPartialFile: false, resumption: .never))
+            }
+            guard case .transport? = error else {
+                Issue.record("expected the transport error, got \(String(describing: error))")
+                return
+            }
+        }
+        #expect(folderContents == [])
+    }
+
+    @Test("resume data whose partial file is gone starts over, without a Range")
+    func partialFileGone() async throws {
+        let server = try Self.rangeServer()
+        defer { server.stop() }
+        let destination = directory.appendingPathComponent("file.bin")
+        try await TransportKind.urlSession.withNetwork(baseURL: server.baseURL) { network in
+            guard let resumeData = await brokenDownload(network, on: server, to: destination) else { return }
+            try FileManager.default.removeItem(at: resumeData.partialFileURL)
+            let file = try await network.download(request(on: server), resumingWith: resumeData)
+            #expect(file.resumedByteCount == 0)
+        }
+        #expect(server.requests.last?.header("Range") == nil)
+        #expect(try Data(contentsOf: destination) == Self.body)
+    }
+
+    @Test("resume data edited to name another file never opens, cuts or removes it")
+    func editedResumeData() async throws {
+        let server = try Self.rangeServer()
+        defer { server.stop() }
+        let destination = directory.appendingPathComponent("file.bin")
+        let precious = directory.appendingPathComponent("precious.txt")
+        try Data("keep me".utf8).write(to: precious)
+        try await TransportKind.urlSession.withNetwork(baseURL: server.baseURL) { network in
+            guard let genuine = await brokenDownload(network, on: server, to: destination) else { return }
+            genuine.removePartialFile()
+            // Stored resume data, edited: another file of the folder, and a line break in the validator.
+            var json = String(decoding: try JSONEncoder().encode(genuine), as: UTF8.self)
+            json = json.replacingOccurrences(of: genuine.partialFileURL.lastPathComponent, with: "precious.txt")
+            let edited = try JSONDecoder().decode(ResumeData.self, from: Data(json.utf8))
+            #expect(edited.partialFileURL.lastPathComponent == "precious.txt")
+            edited.removePartialFile()
+            let file = try await network.download(request(on: server), resumingWith: edited)
+            #expect(file.resumedByteCount == 0)
+        }
+        #expect(try Data(contentsOf: precious) == Data("keep me".utf8))
+        #expect(try Data(contentsOf: destination) == Self.body)
+        #expect(server.requests.last?.header("Range") == nil)
+    }
+
+    @Test("resume data and its error hold no part of the request: no planted token in a description, dump or JSON")
+    func noSecretInResumeData() async throws {
+        let server = try Self.rangeServer()
+        defer { server.stop() }
+        let secret = "RESUME-SECRET-\(UUID().uuidString)"
+        try await TransportKind.urlSession.withNetwork(baseURL: server.baseURL) { network in
+            var request = request(on: server)
+            request.queryItems = [URLQueryItem(name: "access_token", value: secret)]
+            request.headers["Authorization"] = "Bearer \(secret)"
+            do {
+                _ = try await network.download(
+                    request, to: directory.appendingPathComponent("file.bin"),
+                    options: DownloadOptions(resumption: .never))
+                Issue.record("the broken download succeeded")
+            } catch {
+                var dumped = ""
+                dump(error, to: &dumped)
+                guard case DownloadError.resumable(let resumeData, _) = error else {
+                    Issue.record("expected resumable, got \(error)")
+                    return
+                }
+                let json = String(decoding: try JSONEncoder().encode(resumeData), as: UTF8.self)
+                for text in [
+                    "\(error)", String(reflecting: error), error.localizedDescription, dumped, json, "\(resumeData)",
+                ] {
+                    #expect(!text.contains(secret))
+                }
+                resumeData.removePartialFile()
+            }
+        }
+        #expect(folderContents == [])
+    }
+}
