@@ -25,6 +25,17 @@ struct MigrationSecondPassTests {
         }
     }
 
+    /// `SettingsRequest` with the partition the guide's WebServiceSwift table names.
+    private struct PartitionedSettingsRequest: StorableRequest {
+        typealias Response = Settings
+
+        func buildRequest(with baseURL: URL) -> NetworkRequest {
+            var request = NetworkRequest(url: baseURL.appendingPathComponent("settings"))
+            request.customProperties[StoragePartition.self] = StoragePartition("app")
+            return request
+        }
+    }
+
     private static let baseURL = URL(string: "https://api.example.com/")!
     private static let settingsBody = Data(#"{"theme":"dark"}"#.utf8)
 
@@ -167,6 +178,32 @@ struct MigrationSecondPassTests {
         #expect(notes.count == 1, "\(notes)")
         #expect(notes.first?.contains("StoragePartition") == true)
         #expect(!lines.all.joined().contains("app-key-5f1e"))
+    }
+
+    @Test(
+        "with the partition the guide names, the app-wide key's answers are stored, and the offline fallback falls back"
+    )
+    func namedPartitionStoresAndFallsBack() async throws {
+        let session = MockSession()
+        session.stub(
+            with: [
+                MockResponse(statusCode: 200, data: Self.settingsBody, headers: ["Content-Type": "application/json"]),
+                .failure(.notConnectedToInternet),
+            ])
+        var configuration = NetworkConfiguration(baseURL: Self.baseURL)
+        configuration.defaultHeaders["X-Api-Key"] = "app-key-5f1e"
+        let network = URLSessionNetwork(configuration: configuration, session: session)
+        let store = InMemoryResponseStore(byteBudget: 1024 * 1024)
+
+        let online = try await network.send(PartitionedSettingsRequest(), storage: store, policy: .storedIfFresh)
+        let offline = try await network.send(
+            PartitionedSettingsRequest(), storage: store, policy: .networkFallingBackToStored)
+
+        #expect(online.value == Settings(theme: "dark"))
+        #expect(online.source == .network)
+        #expect(offline.value == Settings(theme: "dark"))
+        #expect(offline.source == .store, "the offline send did not fall back to the stored answer")
+        #expect(session.recordedRequests.count == 2)
     }
 }
 
