@@ -38,6 +38,7 @@ let targets = [
     RegisteredTarget(HeadersTarget.self),
     RegisteredTarget(URLRedactionTarget.self),
     RegisteredTarget(ContentRangeTarget.self),
+    RegisteredTarget(ContentDispositionTarget.self),
 ]
 
 // Set once in `LLVMFuzzerInitialize`, before libFuzzer calls `LLVMFuzzerTestOneInput` from the one

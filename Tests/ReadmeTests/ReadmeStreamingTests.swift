@@ -90,6 +90,28 @@ struct ReadmeStreamingTests {
         #expect(file.response.headers["Content-Type"] == "application/pdf")
     }
 
+    @Test("a download named as the server suggests lands in the folder under that name")
+    func suggestedName() async throws {
+        let server = try LoopbackHTTPServer { _ in
+            .response(
+                status: 200, headers: ["Content-Disposition": "attachment; filename=\"../annual-2026.pdf\""],
+                body: Self.report)
+        }
+        defer { server.stop() }
+        let network = URLSessionNetwork(configuration: .init(baseURL: server.baseURL))
+        defer { network.invalidate() }
+        let downloadsFolder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "downloads-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: downloadsFolder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: downloadsFolder) }
+
+        let file = try await network.download(ReportRequest(year: 2026), to: .suggestedName(in: downloadsFolder))
+        print(file.fileURL.lastPathComponent)
+
+        #expect(file.fileURL == downloadsFolder.appendingPathComponent("annual-2026.pdf"))
+        #expect(try Data(contentsOf: file.fileURL) == Self.report)
+    }
+
     /// A server whose first answer to the report breaks after 100,000 bytes (with an `ETag`) and
     /// whose later ones serve the range asked for.
     private static func breakingServer() throws -> LoopbackHTTPServer {

@@ -68,7 +68,7 @@ public struct NetworkConfiguration: Sendable {
     /// is not trusted). `nil`, the default, means no limit.
     public var maximumResponseSize: Int?
     /// The most bytes of a failing status's body that a send reading its body itself reads for
-    /// its error (`stream(_:priority:progress:)`, ``Network/download(_:to:options:priority:progress:)-(R,_,_,_,_)``,
+    /// its error (`stream(_:priority:progress:)`, ``Network/download(_:to:options:priority:progress:)-(R,URL,_,_,_)``,
     /// a send with progress, an OpenAPI operation); 64 KiB by default. The rest is not read: the
     /// transfer stops there and its connection closes, so a huge or endless error page cannot
     /// hold the send or fill memory, and ``NetworkError/unacceptableStatusCode(_:)`` carries the
@@ -109,7 +109,7 @@ public struct NetworkConfiguration: Sendable {
     /// cancellation and ``HTTPNetwork/cancelAll()`` cancel; without one, actions run in the
     /// sending task, which costs less, and `cancelAll()` ends the send once the action returns.
     public var actionTimeout: Duration?
-    /// How long a streamed body (`stream(_:priority:progress:)`, ``Network/download(_:to:options:priority:progress:)-(R,_,_,_,_)``)
+    /// How long a streamed body (`stream(_:priority:progress:)`, ``Network/download(_:to:options:priority:progress:)-(R,URL,_,_,_)``)
     /// may go without a byte from the server before it fails with
     /// ``NetworkError/timedOut(after:)``; 60 seconds by default, `nil` for no limit. It replaces
     /// ``timeout`` for the body, which a stream may take as long as it likes to deliver; the head

@@ -16,6 +16,8 @@ public enum DownloadError: Error, Sendable, LocalizedError {
     case cannotWrite(URL, errorCode: Int32)
     /// The complete file could not be moved to the destination.
     case cannotMove(to: URL, errorCode: Int32)
+    /// A file is already at the destination, and ``DownloadOptions/replacesExistingFile`` is `false`.
+    case fileExists(URL)
     /// The body broke part-way, for `cause` (a ``NetworkError``: the connection was lost, the
     /// body went idle), and what arrived is kept: pass the ``ResumeData`` to
     /// ``Network/download(_:resumingWith:options:priority:progress:)-(R,_,_,_,_)`` to fetch the rest,
@@ -38,6 +40,8 @@ public enum DownloadError: Error, Sendable, LocalizedError {
             "The download could not be written to \(url.path): \(Self.reason(code))."
         case .cannotMove(let url, let code):
             "The download could not be moved to \(url.path): \(Self.reason(code))."
+        case .fileExists(let url):
+            "A file is already at \(url.path), and the download does not replace it."
         case .resumable(let resumeData, let cause):
             "The download broke after \(resumeData.byteCount) bytes, which are kept so that it can be resumed: "
                 + cause.localizedDescription

@@ -106,15 +106,16 @@ final class DownloadFile: Sendable {
 
     /// Flushes the file to the disk, closes it and moves it to `destination`, then flushes the
     /// folder, so that after a crash `destination` holds the old file or the whole new one, never
-    /// a renamed file whose bytes were still in memory. On failure the file is removed.
-    func finish(movingTo destination: URL) async throws {
+    /// a renamed file whose bytes were still in memory. Without `replacing`, a file already at
+    /// `destination` fails with ``DownloadError/fileExists(_:)``. On failure the file is removed.
+    func finish(movingTo destination: URL, replacing: Bool = true) async throws {
         try await Self.run(on: queue) { [self] in
             guard let descriptor = descriptor.withLock({ $0.take() }) else { return }
             var failure: DownloadError?
             if fsync(descriptor) != 0 { failure = .cannotWrite(url, errorCode: errno) }
             if close(descriptor) != 0, failure == nil { failure = .cannotWrite(url, errorCode: errno) }
-            if failure == nil, rename(url.path, destination.path) != 0 {
-                failure = .cannotMove(to: destination, errorCode: errno)
+            if failure == nil {
+                failure = replacing ? Self.rename(url, to: destination) : Self.link(url, to: destination)
             }
             if let failure {
                 unlink(url.path)
@@ -128,6 +129,28 @@ final class DownloadFile: Sendable {
                 close(folder)
             }
         }
+    }
+
+    /// Moves `file` to `destination`, replacing what is there.
+    private static func rename(_ file: URL, to destination: URL) -> DownloadError? {
+        Foundation.rename(file.path, destination.path) == 0 ? nil : .cannotMove(to: destination, errorCode: errno)
+    }
+
+    /// Moves `file` to `destination` only if nothing is there, in one step: a hard link fails
+    /// when the name is taken, where a check before a rename would race a file made in between.
+    /// A file system without hard links falls back to that check.
+    private static func link(_ file: URL, to destination: URL) -> DownloadError? {
+        if Foundation.link(file.path, destination.path) == 0 {
+            unlink(file.path)
+            return nil
+        }
+        let code = errno
+        if code == EEXIST { return .fileExists(destination) }
+        guard code == EPERM || code == ENOTSUP || code == EOPNOTSUPP || code == EMLINK else {
+            return .cannotMove(to: destination, errorCode: code)
+        }
+        if access(destination.path, F_OK) == 0 { return .fileExists(destination) }
+        return rename(file, to: destination)
     }
 
     /// Flushes and closes the file and leaves it in place, for a resume; `false` when that failed

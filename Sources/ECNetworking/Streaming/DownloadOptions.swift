@@ -1,7 +1,7 @@
 import Foundation
 
-/// How ``Network/download(_:to:options:priority:progress:)-(R,_,_,_,_)`` treats a body that breaks
-/// part-way.
+/// How ``Network/download(_:to:options:priority:progress:)-(R,URL,_,_,_)`` puts its file in place,
+/// and treats a body that breaks part-way.
 ///
 /// ```swift
 /// var options = DownloadOptions()
@@ -36,9 +36,23 @@ public struct DownloadOptions: Sendable {
     /// by default.
     public var resumption: Resumption
 
+    /// Whether the destination's missing folders are created; `false` by default, when a missing
+    /// folder fails with ``DownloadError/cannotCreateFile(_:errorCode:)``.
+    public var createsIntermediateDirectories: Bool
+    /// Whether a file already at the destination is replaced; `true` by default. With `false`, a
+    /// download to a file that exists fails with ``DownloadError/fileExists(_:)``: before anything
+    /// is sent when the destination is known then, and at the end if one appeared meanwhile (the
+    /// file is put in place only where none is, in one step).
+    public var replacesExistingFile: Bool
+
     /// Creates options; each argument has the default its property describes.
-    public init(keepsPartialFile: Bool = true, resumption: Resumption = .networkRetryPolicy) {
+    public init(
+        keepsPartialFile: Bool = true, resumption: Resumption = .networkRetryPolicy,
+        createsIntermediateDirectories: Bool = false, replacesExistingFile: Bool = true
+    ) {
         self.keepsPartialFile = keepsPartialFile
         self.resumption = resumption
+        self.createsIntermediateDirectories = createsIntermediateDirectories
+        self.replacesExistingFile = replacesExistingFile
     }
 }

@@ -8,7 +8,7 @@ struct FileDownload: Sendable {
     static let batchSize = 256 * 1024
 
     /// Where the finished file goes.
-    let destination: URL
+    let destination: DownloadDestination
     let options: DownloadOptions
     /// The policy that resumes broken bodies here, the options' resolved against the network's.
     let resumePolicy: RetryPolicy?
@@ -22,15 +22,38 @@ struct FileDownload: Sendable {
     /// file, before anything is sent: only its path would be used, so `https://host/tmp/x` would
     /// write `/tmp/x`. The URL is not in the reason, since it may carry a secret.
     /// A directory at the destination fails the same way, before the transfer rather than at its
-    /// end, when the finished file could not replace it.
-    static func checkDestination(_ destination: URL) throws {
+    /// end, when the finished file could not replace it; so does a file there that `options` do
+    /// not replace, with ``DownloadError/fileExists(_:)``. Missing folders are made when `options`
+    /// ask for them.
+    static func prepare(_ destination: URL, options: DownloadOptions) throws {
         guard destination.isFileURL else {
             throw NetworkError.invalidRequest(reason: "a download's destination must be a file URL")
         }
         var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: destination.path, isDirectory: &isDirectory), isDirectory.boolValue {
-            throw NetworkError.invalidRequest(reason: "a download's destination is a directory, not a file")
+        if FileManager.default.fileExists(atPath: destination.path, isDirectory: &isDirectory) {
+            if isDirectory.boolValue {
+                throw NetworkError.invalidRequest(reason: "a download's destination is a directory, not a file")
+            }
+            if !options.replacesExistingFile { throw DownloadError.fileExists(destination) }
         }
+        if options.createsIntermediateDirectories { try createFolder(destination.deletingLastPathComponent()) }
+    }
+
+    /// Makes `folder` and the folders above it that are missing.
+    static func createFolder(_ folder: URL) throws {
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw DownloadError.cannotCreateFile(
+                folder.appendingPathComponent("download"), errorCode: errorCode(of: error))
+        }
+    }
+
+    /// The POSIX error code inside a Foundation file error, else `EIO`.
+    private static func errorCode(of error: any Error) -> Int32 {
+        let underlying = (error as NSError).userInfo[NSUnderlyingErrorKey] as? NSError
+        if let underlying, underlying.domain == NSPOSIXErrorDomain { return Int32(underlying.code) }
+        return EIO
     }
 
     /// Runs the download, from the partial file of `resumeData` when it can be trusted, else from
@@ -38,18 +61,20 @@ struct FileDownload: Sendable {
     func run(resumingWith resumeData: ResumeData?) async throws -> DownloadedFile {
         let progress = progress?.forOneSend()
         defer { progress?.finish() }
-        var file: DownloadFile
+        // The file and where it goes: known now for a destination named up front (so that a
+        // folder that cannot be written fails before anything is sent), else placed at the head.
+        var placed: (file: DownloadFile, target: URL)?
         var resumption: DownloadResumption?
         var expectedByteCount: Int64?
         if let resumeData, DownloadResumption.isUsable(resumeData.validator),
             let partial = await DownloadFile.reopen(resumeData)
         {
-            file = partial
+            placed = (partial, resumeData.destination)
             resumption = DownloadResumption(offset: resumeData.byteCount, validator: resumeData.validator)
             expectedByteCount = resumeData.expectedByteCount
         } else {
             resumeData?.removePartialFile()
-            file = try await DownloadFile.create(beside: destination)
+            if let target = destination.fixedURL { placed = (try await DownloadFile.create(beside: target), target) }
         }
         var attempt = 1
         while true {
@@ -60,9 +85,14 @@ struct FileDownload: Sendable {
                     try await start(progress.map { Self.counting($0, from: offset) })
                 }
             } catch {
-                throw await failure(error, of: file, resumption: resumption, expectedByteCount: expectedByteCount)
+                guard let placed else { throw error }
+                throw await failure(
+                    error, of: placed.file, at: placed.target, resumption: resumption,
+                    expectedByteCount: expectedByteCount)
             }
             let response = stream.response
+            let (file, target) = try await place(placed, for: stream)
+            placed = (file, target)
             var byteCount = offset
             let validator: String?
             if let resumption, response.statusCode == 206 {
@@ -92,9 +122,9 @@ struct FileDownload: Sendable {
             }
             do {
                 try await write(stream, to: file, counting: &byteCount)
-                try await file.finish(movingTo: destination)
+                try await file.finish(movingTo: target, replacing: options.replacesExistingFile)
                 return DownloadedFile(
-                    fileURL: destination, response: response, byteCount: byteCount,
+                    fileURL: target, response: response, byteCount: byteCount,
                     resumedByteCount: response.statusCode == 206 ? offset : 0)
             } catch {
                 guard options.keepsPartialFile, let validator, byteCount > 0, Self.mayResume(after: error) else {
@@ -115,8 +145,25 @@ struct FileDownload: Sendable {
                     resumption = next
                     continue
                 }
-                throw await failure(error, of: file, resumption: next, expectedByteCount: expectedByteCount)
+                throw await failure(
+                    error, of: file, at: target, resumption: next, expectedByteCount: expectedByteCount)
             }
+        }
+    }
+
+    /// The file `stream`'s body goes to: `placed`, or for a destination picked at the head, a new
+    /// temporary file beside the file picked. When that fails the transfer is stopped.
+    private func place(_ placed: (file: DownloadFile, target: URL)?, for stream: ResponseStream) async throws
+        -> (file: DownloadFile, target: URL)
+    {
+        if let placed { return placed }
+        do {
+            let target = try destination.pick(stream.response, SuggestedFileName.of(stream.response))
+            try Self.prepare(target, options: options)
+            return (try await DownloadFile.create(beside: target), target)
+        } catch {
+            stream.stop(with: error)
+            throw error
         }
     }
 
@@ -164,7 +211,8 @@ struct FileDownload: Sendable {
     /// `error` and `resumption` is what a resume would ask for: ``DownloadError/resumable(_:cause:)``
     /// with the partial file kept, when it can be; otherwise `error`, with the file removed.
     private func failure(
-        _ error: any Error, of file: DownloadFile, resumption: DownloadResumption?, expectedByteCount: Int64?
+        _ error: any Error, of file: DownloadFile, at target: URL, resumption: DownloadResumption?,
+        expectedByteCount: Int64?
     ) async -> any Error {
         if case .unacceptableStatusCode(let response)? = error as? NetworkError, response.statusCode == 416,
             resumption != nil
@@ -178,7 +226,7 @@ struct FileDownload: Sendable {
             return error
         }
         let resumeData = ResumeData(
-            destination: destination, partialFileURL: file.url, byteCount: resumption.offset,
+            destination: target, partialFileURL: file.url, byteCount: resumption.offset,
             expectedByteCount: expectedByteCount, validator: resumption.validator)
         return DownloadError.resumable(resumeData, cause: error)
     }

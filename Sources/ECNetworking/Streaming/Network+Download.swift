@@ -21,7 +21,7 @@ extension Network {
     ///
     /// A body that breaks part-way is resumed where it stopped when `options` and the server allow
     /// (a `Range` request with `If-Range`, so that a body that changed starts over), or kept for a
-    /// later ``download(_:resumingWith:options:priority:progress:)-(R,_,_,_,_)``: see
+    /// later ``Network/download(_:resumingWith:options:priority:progress:)-(R,_,_,_,_)``: see
     /// ``DownloadOptions``. On cancellation, or any other failure, the temporary file is removed.
     ///
     /// The file is flushed to the disk (`fsync`) before it is moved into place, and its folder
@@ -39,16 +39,45 @@ extension Network {
         priority: RequestPriority = .normal,
         progress: TransferProgressHandler? = nil
     ) async throws -> DownloadedFile {
+        try await download(request, to: .file(destination), options: options, priority: priority, progress: progress)
+    }
+
+    /// Sends a request and writes its response body to a file picked before the send or, with
+    /// ``DownloadDestination/suggestedName(in:)`` and ``DownloadDestination/chosen(_:)``, once the
+    /// head has arrived; otherwise as ``Network/download(_:to:options:priority:progress:)-(R,URL,_,_,_)``.
+    ///
+    /// ```swift
+    /// let file = try await network.download(ReportRequest(year: 2026), to: .suggestedName(in: downloadsFolder))
+    /// ```
+    public func download<R: Request>(
+        _ request: R,
+        to destination: DownloadDestination,
+        options: DownloadOptions = DownloadOptions(),
+        priority: RequestPriority = .normal,
+        progress: TransferProgressHandler? = nil
+    ) async throws -> DownloadedFile {
         try await fileDownload(to: destination, options: options, progress: progress) { progress in
             try await self.stream(request, priority: priority, progress: progress)
         }.run(resumingWith: nil)
     }
 
     /// Sends a raw request and writes its response body to the file at `destination`; see
-    /// ``Network/download(_:to:options:priority:progress:)-(R,_,_,_,_)``.
+    /// ``Network/download(_:to:options:priority:progress:)-(R,URL,_,_,_)``.
     public func download(
         _ request: NetworkRequest,
         to destination: URL,
+        options: DownloadOptions = DownloadOptions(),
+        priority: RequestPriority = .normal,
+        progress: TransferProgressHandler? = nil
+    ) async throws -> DownloadedFile {
+        try await download(request, to: .file(destination), options: options, priority: priority, progress: progress)
+    }
+
+    /// Sends a raw request and writes its response body to the file `destination` picks; see
+    /// ``Network/download(_:to:options:priority:progress:)-(R,DownloadDestination,_,_,_)``.
+    public func download(
+        _ request: NetworkRequest,
+        to destination: DownloadDestination,
         options: DownloadOptions = DownloadOptions(),
         priority: RequestPriority = .normal,
         progress: TransferProgressHandler? = nil
@@ -76,7 +105,7 @@ extension Network {
         priority: RequestPriority = .normal,
         progress: TransferProgressHandler? = nil
     ) async throws -> DownloadedFile {
-        try await fileDownload(to: resumeData.destination, options: options, progress: progress) { progress in
+        try await fileDownload(to: .file(resumeData.destination), options: options, progress: progress) { progress in
             try await self.stream(request, priority: priority, progress: progress)
         }.run(resumingWith: resumeData)
     }
@@ -90,18 +119,25 @@ extension Network {
         priority: RequestPriority = .normal,
         progress: TransferProgressHandler? = nil
     ) async throws -> DownloadedFile {
-        try await fileDownload(to: resumeData.destination, options: options, progress: progress) { progress in
+        try await fileDownload(to: .file(resumeData.destination), options: options, progress: progress) { progress in
             try await self.stream(request, priority: priority, progress: progress)
         }.run(resumingWith: resumeData)
     }
 
-    /// The download to `destination`, checked before anything is sent, whose transfers `start`
-    /// begins.
+    /// The download to `destination`, checked (and its folders made, when `options` ask) before
+    /// anything is sent as far as it is known then, whose transfers `start` begins.
     private func fileDownload(
-        to destination: URL, options: DownloadOptions, progress: TransferProgressHandler?,
+        to destination: DownloadDestination, options: DownloadOptions, progress: TransferProgressHandler?,
         start: @escaping @Sendable (TransferProgressHandler?) async throws -> ResponseStream
     ) throws -> FileDownload {
-        try FileDownload.checkDestination(destination)
+        if let file = destination.fixedURL {
+            try FileDownload.prepare(file, options: options)
+        } else if let folder = destination.knownFolder, options.createsIntermediateDirectories {
+            guard folder.isFileURL else {
+                throw NetworkError.invalidRequest(reason: "a download's destination must be a file URL")
+            }
+            try FileDownload.createFolder(folder)
+        }
         let resumePolicy: RetryPolicy? =
             switch options.resumption {
             case .networkRetryPolicy: (self as? HTTPNetwork)?.configuration.retryPolicy
@@ -113,7 +149,7 @@ extension Network {
     }
 }
 
-/// A response body written to a file by ``Network/download(_:to:options:priority:progress:)-(R,_,_,_,_)``.
+/// A response body written to a file by ``Network/download(_:to:options:priority:progress:)-(R,URL,_,_,_)``.
 public struct DownloadedFile: Sendable {
     /// Where the body is: the destination asked for.
     public let fileURL: URL

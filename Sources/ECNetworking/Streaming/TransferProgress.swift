@@ -37,7 +37,7 @@ public struct TransferProgress: Sendable, Hashable {
 /// Receives the ``TransferProgress`` of one send, upload and download, as the bytes move.
 ///
 /// Pass one to `send(_:progress:)`, `stream(_:priority:progress:)` or
-/// ``Network/download(_:to:options:priority:progress:)-(R,_,_,_,_)``. As a closure:
+/// ``Network/download(_:to:options:priority:progress:)-(R,URL,_,_,_)``. As a closure:
 ///
 /// ```swift
 /// let photo = try await network.send(UploadPhotoRequest(photo: photoURL, caption: "Sunset"), progress: TransferProgressHandler { progress in
