@@ -24,7 +24,7 @@ enum DemoRouter {
         UserRoutes(users: UserStore(users: configuration.initialUsers), tokens: tokens).register(on: router)
         FlakyRoutes(failureCount: configuration.flakyFailureCount, counter: FlakyCounter()).register(on: router)
         SlowRoutes(recorder: recorder).register(on: router)
-        DownloadRoutes().register(on: router)
+        DownloadRoutes(recorder: recorder).register(on: router)
         EchoRoutes().register(on: router)
         StatusRoutes().register(on: router)
         RedirectRoutes().register(on: router)

@@ -5,10 +5,10 @@ import Foundation
 
 extension Tour {
     /// Step 10: a photo uploaded from a file as a multipart form, with progress; a live
-    /// Server-Sent Events stream whose connection drops and resumes with `Last-Event-ID`; and a
-    /// file downloaded to disk with progress.
+    /// Server-Sent Events stream whose connection drops and resumes with `Last-Event-ID`; a file
+    /// downloaded to disk with progress; and a download the server drops halfway, resumed.
     func transfers() async throws {
-        console.step(10, "Upload a photo with progress, follow live events, download a file")
+        console.step(10, "Upload a photo with progress, follow live events, download a file, resume a broken one")
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("ECNetworkingTour-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -103,6 +103,33 @@ extension Tour {
             milestones.reports(.download).last?.completedByteCount == Int64(byteCount),
             "the download progress did not reach \(byteCount) bytes")
         console.passed("written to disk as it arrived, byte for byte, with no temporary file left beside it")
+        try await resumeBrokenDownload(into: directory)
+    }
+
+    /// 4 MiB whose first transfer the server drops halfway; the download keeps what arrived and
+    /// fetches only the rest, with `Range` and `If-Range`.
+    private func resumeBrokenDownload(into directory: URL) async throws {
+        let byteCount = 4 * 1_048_576
+        let destination = directory.appendingPathComponent("resumed.bin")
+        let request = BigDownloadRequest(bytes: byteCount, failAfter: byteCount / 2)
+        let kept: ResumeData
+        do {
+            _ = try await client.network.download(
+                request, to: destination, options: DownloadOptions(resumption: .never))
+            throw TourFailure("the download the server drops halfway succeeded")
+        } catch DownloadError.resumable(let resumeData, _) {
+            kept = resumeData
+        }
+        console.result("the server dropped the transfer: \(kept.byteCount) of \(byteCount) bytes kept to resume")
+        let file = try await client.network.download(request, resumingWith: kept)
+        console.result("resumed from byte \(file.resumedByteCount) with status \(file.response.statusCode)")
+        try TourFailure.check(
+            try Data(contentsOf: destination) == LargeFileContent.prefix(byteCount),
+            "the resumed file differs from what the server sent")
+        try TourFailure.check(
+            file.response.statusCode == 206 && file.resumedByteCount == kept.byteCount,
+            "the download did not resume where it broke")
+        console.passed("only the missing half was sent again, and the file is whole")
     }
 
     /// Runs `transfer` with a progress handler, printing a line at each milestone as the reports

@@ -42,7 +42,9 @@ struct DownloadTests {
         }
     }
 
-    @Test("a server failing mid-body leaves the file already at the destination as it was, and nothing else")
+    @Test(
+        "a server failing mid-body leaves the file already at the destination as it was, and only a private partial file"
+    )
     func failureMidBodyLeavesTheDestinationUntouched() async throws {
         try await withDemoServer { server in
             try await withTemporaryDirectory { directory in
@@ -50,15 +52,28 @@ struct DownloadTests {
                 let previous = Data("the report as downloaded yesterday".utf8)
                 let destination = try write(previous, to: directory.appendingPathComponent("report.bin"))
 
-                let error = await #expect(throws: NetworkError.self) {
-                    try await client.network.download(
-                        BigDownloadRequest(bytes: 2_000_000, failAfter: 1_000_000), to: destination)
+                let resumeData: ResumeData
+                do {
+                    _ = try await client.network.download(
+                        BigDownloadRequest(bytes: 2_000_000, failAfter: 1_000_000), to: destination,
+                        options: DownloadOptions(resumption: .never))
+                    Issue.record("the download cut after 1 MB succeeded")
+                    return
+                } catch DownloadError.resumable(let kept, let cause) {
+                    report("download cut after 1 MB of 2 MB failed with \(cause), \(kept.byteCount) bytes kept")
+                    #expect(cause is NetworkError)
+                    resumeData = kept
                 }
 
-                report("download cut after 1 MB of 2 MB failed with \(String(describing: error))")
                 #expect(try Data(contentsOf: destination) == previous)
-                #expect(fileNames(in: directory) == ["report.bin"])
-                // The same download, whole, then replaces it: the failure was the server's.
+                #expect(
+                    fileNames(in: directory) == [resumeData.partialFileURL.lastPathComponent, "report.bin"].sorted())
+                let permissions = try FileManager.default.attributesOfItem(atPath: resumeData.partialFileURL.path)[
+                    .posixPermissions]
+                #expect((permissions as? NSNumber)?.intValue == 0o600)
+                // Not resumed: the caller removes the partial file, and the same download, whole,
+                // replaces the old file.
+                resumeData.removePartialFile()
                 let file = try await client.network.download(BigDownloadRequest(bytes: 2_000_000), to: destination)
                 #expect(file.byteCount == 2_000_000)
                 #expect(fileNames(in: directory) == ["report.bin"])

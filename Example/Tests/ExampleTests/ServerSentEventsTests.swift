@@ -42,6 +42,24 @@ struct ServerSentEventsTests {
         }
     }
 
+    @Test("a subscription seeded with a last event ID sends it on its first connection and gets only later events")
+    func seededLastEventID() async throws {
+        try await withDemoServer { server in
+            let client = makeClient(for: server)
+            let request = TickEventsRequest(count: 8, intervalMilliseconds: 10)
+
+            var ids: [String?] = []
+            for try await event in client.network.serverSentEvents(request, lastEventID: "5") {
+                ids.append(event.id)
+            }
+
+            #expect(ids == ["6", "7", "8"])
+            let recorded = await server.recorder.requests(path: "/events")
+            #expect(recorded.count == 1)
+            #expect(recorded.first?.headers["Last-Event-ID"] == "5")
+        }
+    }
+
     @Test("a dropped connection is reopened after the server's retry, with Last-Event-ID, and resumes without a gap")
     func reconnectsWithLastEventID() async throws {
         try await withDemoServer { server in

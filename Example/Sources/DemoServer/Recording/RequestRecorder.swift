@@ -18,6 +18,11 @@ public actor RequestRecorder {
     /// its last piece because the client went away, in the order the server noticed; a stream cut
     /// short by ``DemoServer/stop()`` is recorded too.
     public private(set) var abandonedStreams: [String] = []
+    /// The number of `/files/large` bodies being sent right now, from their first byte to their
+    /// end, a dropped or abandoned one included.
+    public private(set) var downloadBodiesOpen = 0
+    /// The highest value ``downloadBodiesOpen`` has reached.
+    public private(set) var maximumDownloadBodiesOpen = 0
     /// The number of `GET /catalog` requests answered, with the catalog or with `304 Not Modified`.
     public private(set) var catalogHits = 0
     /// How many of ``catalogHits`` were answered `304 Not Modified`, without sending the catalog again.
@@ -45,6 +50,15 @@ public actor RequestRecorder {
 
     func requestFinished() {
         requestsInFlight -= 1
+    }
+
+    func downloadBodyStarted() {
+        downloadBodiesOpen += 1
+        maximumDownloadBodiesOpen = max(maximumDownloadBodiesOpen, downloadBodiesOpen)
+    }
+
+    func downloadBodyEnded() {
+        downloadBodiesOpen -= 1
     }
 
     func recordCancelledSlowRequest() {
