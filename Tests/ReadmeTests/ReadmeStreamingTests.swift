@@ -90,6 +90,39 @@ struct ReadmeStreamingTests {
         #expect(file.response.headers["Content-Type"] == "application/pdf")
     }
 
+    @Test("a Foundation Progress follows a download to its whole size, and ignores the other direction")
+    func foundationProgress() async throws {
+        let server = try Self.server()
+        defer { server.stop() }
+        let network = URLSessionNetwork(configuration: .init(baseURL: server.baseURL))
+        defer { network.invalidate() }
+        let reportURL = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString).pdf")
+        defer { try? FileManager.default.removeItem(at: reportURL) }
+
+        let progress = Progress(totalUnitCount: 0)
+        let file = try await network.download(
+            ReportRequest(year: 2026), to: reportURL, progress: .updating(progress))
+
+        #expect(file.byteCount == Int64(Self.report.count))
+        #expect(progress.totalUnitCount == Int64(Self.report.count))
+        #expect(progress.completedUnitCount == Int64(Self.report.count))
+        #expect(progress.fractionCompleted == 1)
+
+        let uploads = Progress(totalUnitCount: 0)
+        let photoURL = FileManager.default.temporaryDirectory.appendingPathComponent("photo-\(UUID().uuidString).jpg")
+        try Data(repeating: 0xFF, count: 100_000).write(to: photoURL)
+        defer { try? FileManager.default.removeItem(at: photoURL) }
+        let downloadsOnly = Progress(totalUnitCount: 0)
+        try await network.send(
+            UploadPhotoRequest(photo: photoURL, caption: "Sunset"),
+            progress: TransferProgressHandler { report in
+                TransferProgressHandler.updating(uploads, direction: .upload).report(report)
+                TransferProgressHandler.updating(downloadsOnly).report(report)
+            })
+        #expect(uploads.completedUnitCount > 100_000 && uploads.completedUnitCount == uploads.totalUnitCount)
+        #expect(downloadsOnly.completedUnitCount < uploads.completedUnitCount)
+    }
+
     @Test("a download named as the server suggests lands in the folder under that name")
     func suggestedName() async throws {
         let server = try LoopbackHTTPServer { _ in
