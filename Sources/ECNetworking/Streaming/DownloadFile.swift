@@ -31,34 +31,81 @@ final class DownloadFile: Sendable {
     /// `NAME_MAX` (255 bytes) however long `name` is, which is shortened, on a character boundary,
     /// to leave room for the 47 bytes the rest takes.
     static func temporaryName(for name: String) -> String {
-        let suffix = ".\(UUID().uuidString).download"
-        let room = 255 - 1 - suffix.utf8.count
-        var kept = Substring(name)
-        while kept.utf8.count > room { kept.removeLast() }
-        return "." + kept + suffix
+        temporaryPrefix(for: name) + UUID().uuidString + writingSuffix
     }
 
-    /// Whether `file` is a name ``temporaryName(for:)`` could have given beside `destination`: in
-    /// its folder, hidden, ending in `.download`. Resume data may have been stored and edited, so
-    /// nothing else is opened or removed on its word.
+    /// What every temporary name for a destination named `name` begins with: a dot, `name`
+    /// (shortened to fit), a dot.
+    private static func temporaryPrefix(for name: String) -> String {
+        let room = 255 - 1 - (1 + 36 + writingSuffix.utf8.count)
+        var kept = Substring(name)
+        while kept.utf8.count > room { kept.removeLast() }
+        return "." + kept + "."
+    }
+
+    /// The end of the name of a file a download is writing; a process that died left such a file
+    /// without its lock, which the next download to the same destination removes.
+    private static let writingSuffix = ".download"
+    /// The end of the name of a partial file kept for a resume (see ``keep()``), which only its
+    /// ``ResumeData`` or a resume removes.
+    private static let keptSuffix = ".partial"
+
+    /// Whether `file` is a name ``temporaryName(for:)`` or ``keep()`` could have given beside
+    /// `destination`: in its folder, hidden, ending in `.download` or `.partial`. Resume data may
+    /// have been stored and edited, so nothing else is opened or removed on its word.
     static func isPartialFile(_ file: URL, for destination: URL) -> Bool {
         let name = file.lastPathComponent
         return file.isFileURL && destination.isFileURL
             && file.deletingLastPathComponent().standardizedFileURL.path
                 == destination.deletingLastPathComponent().standardizedFileURL.path
-            && name.hasPrefix(".") && name.hasSuffix(".download") && !name.contains("/")
+            && name.hasPrefix(".") && (name.hasSuffix(writingSuffix) || name.hasSuffix(keptSuffix))
+            && !name.contains("/")
     }
 
-    /// A new, empty temporary file beside `destination`.
+    /// A new, empty temporary file beside `destination`, locked for as long as it is written.
+    /// Then the temporary files of earlier downloads to `destination` whose process died (their
+    /// lock gone, untouched for a minute) are removed.
     static func create(beside destination: URL) async throws -> DownloadFile {
         let queue = DispatchQueue(label: "ECNetworking.DownloadFile")
-        let url = destination.deletingLastPathComponent().appendingPathComponent(
-            temporaryName(for: destination.lastPathComponent))
+        let folder = destination.deletingLastPathComponent()
+        let name = temporaryName(for: destination.lastPathComponent)
+        let url = folder.appendingPathComponent(name)
         return try await run(on: queue) {
             let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else { throw DownloadError.cannotCreateFile(url, errorCode: errno) }
+            // Best effort: a file system without locks (some network ones) keeps its files.
+            _ = flock(descriptor, LOCK_EX | LOCK_NB)
+            removeAbandoned(in: folder, prefix: temporaryPrefix(for: destination.lastPathComponent), except: name)
             return DownloadFile(queue: queue, descriptor: descriptor, url: url)
         }
+    }
+
+    /// Removes the files in `folder` named `prefix…​.download` (but `own`) that no live download
+    /// holds: regular files of this user, untouched for a minute (so that a file another process
+    /// has just made, and not yet locked, is left alone), whose lock can be taken.
+    private static func removeAbandoned(in folder: URL, prefix: String, except own: String) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        let cutoff = time(nil) - 60
+        for name in names where name != own && name.hasPrefix(prefix) && name.hasSuffix(writingSuffix) {
+            let path = folder.appendingPathComponent(name).path
+            var status = stat()
+            guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_uid == getuid(),
+                modificationTime(of: status) < cutoff
+            else { continue }
+            let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            guard descriptor >= 0 else { continue }
+            if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { unlink(path) }
+            close(descriptor)
+        }
+    }
+
+    /// When the file was last written, in seconds since 1970.
+    private static func modificationTime(of status: stat) -> time_t {
+        #if canImport(Darwin)
+            status.st_mtimespec.tv_sec
+        #else
+            status.st_mtim.tv_sec
+        #endif
     }
 
     /// The partial file of `resumeData`, open at its end and cut to the bytes it says it holds;
@@ -74,8 +121,10 @@ final class DownloadFile: Sendable {
             let descriptor = open(url.path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
             guard descriptor >= 0 else { return nil }
             var status = stat()
+            // A lock held elsewhere means another download is resuming the same file.
             let usable =
-                fstat(descriptor, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG && status.st_uid == getuid()
+                flock(descriptor, LOCK_EX | LOCK_NB) == 0 && fstat(descriptor, &status) == 0
+                && (status.st_mode & S_IFMT) == S_IFREG && status.st_uid == getuid()
                 && (status.st_mode & 0o077) == 0 && Int64(status.st_size) >= resumeData.byteCount
                 && ftruncate(descriptor, off_t(resumeData.byteCount)) == 0 && lseek(descriptor, 0, SEEK_END) >= 0
             guard usable else {
@@ -153,16 +202,24 @@ final class DownloadFile: Sendable {
         return rename(file, to: destination)
     }
 
-    /// Flushes and closes the file and leaves it in place, for a resume; `false` when that failed
-    /// and the file was removed instead, since its bytes cannot be trusted.
-    func keep() async -> Bool {
-        (try? await Self.run(on: queue) { [self] () -> Bool in
-            guard let descriptor = descriptor.withLock({ $0.take() }) else { return false }
+    /// Flushes the file and keeps it for a resume, under a name that ends in `.partial` (which no
+    /// later download removes as abandoned), renamed before its lock goes with the close; its URL,
+    /// or `nil` when that failed and the file was removed instead, since its bytes cannot be trusted.
+    func keep() async -> URL? {
+        (try? await Self.run(on: queue) { [self] () -> URL? in
+            guard let descriptor = descriptor.withLock({ $0.take() }) else { return nil }
+            var kept = url
+            let name = url.lastPathComponent
+            if name.hasSuffix(Self.writingSuffix) {
+                kept = url.deletingLastPathComponent().appendingPathComponent(
+                    name.dropLast(Self.writingSuffix.count) + Self.keptSuffix)
+            }
             let flushed = fsync(descriptor) == 0
-            if close(descriptor) == 0, flushed { return true }
-            unlink(url.path)
-            return false
-        }) ?? false
+            let renamed = kept == url || Foundation.rename(url.path, kept.path) == 0
+            if close(descriptor) == 0, flushed, renamed { return kept }
+            unlink(renamed ? kept.path : url.path)
+            return nil
+        }) ?? nil
     }
 
     /// Closes and removes the file, after a failure or cancellation; nothing once it was finished

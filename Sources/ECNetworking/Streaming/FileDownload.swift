@@ -221,12 +221,13 @@ struct FileDownload: Sendable {
             let complete = response.headers["Content-Range"].flatMap(ContentRange.init)?.completeLength
             return DownloadError.rangeNotSatisfiable(completeLength: complete)
         }
-        guard options.keepsPartialFile, let resumption, Self.mayResume(after: error), await file.keep() else {
+        guard options.keepsPartialFile, let resumption, Self.mayResume(after: error), let kept = await file.keep()
+        else {
             await file.discard()
             return error
         }
         let resumeData = ResumeData(
-            destination: target, partialFileURL: file.url, byteCount: resumption.offset,
+            destination: target, partialFileURL: kept, byteCount: resumption.offset,
             expectedByteCount: expectedByteCount, validator: resumption.validator)
         return DownloadError.resumable(resumeData, cause: error)
     }

@@ -170,7 +170,8 @@ struct PromiseMatrixTests {
                 // A resumed download keeps its partial file when the server fails it, for a later
                 // resume: hidden, named as the library names them, and private like the rest.
                 let kept = new.filter {
-                    way == .resumedDownload && $0.name.hasPrefix(".") && $0.name.hasSuffix(".download")
+                    way == .resumedDownload && $0.name.hasPrefix(".")
+                        && ($0.name.hasSuffix(".download") || $0.name.hasSuffix(".partial"))
                 }
                 for file in kept {
                     let attributes = try FileManager.default.attributesOfItem(

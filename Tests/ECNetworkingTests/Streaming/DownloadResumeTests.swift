@@ -105,6 +105,7 @@ struct DownloadResumeTests {
             #expect(resumeData.validator == "\"v1\"")
             #expect(resumeData.destination == destination)
             #expect(folderContents == [resumeData.partialFileURL.lastPathComponent])
+            #expect(resumeData.partialFileURL.pathExtension == "partial")
             let permissions =
                 try FileManager.default.attributesOfItem(atPath: resumeData.partialFileURL.path)[.posixPermissions]
                 as? Int
@@ -328,6 +329,39 @@ struct DownloadResumeTests {
         #expect(try Data(contentsOf: precious) == Data("keep me".utf8))
         #expect(try Data(contentsOf: destination) == Self.body)
         #expect(server.requests.last?.header("Range") == nil)
+    }
+
+    @Test("a temporary file a dead process left is removed by the next download there; live, new and kept ones are not")
+    func abandonedFilesRemoved() async throws {
+        let server = try LoopbackHTTPServer { _ in .response(status: 200, body: Self.body) }
+        defer { server.stop() }
+        let destination = directory.appendingPathComponent("file.bin")
+        func leftover(_ name: String, minutesOld: Double) throws -> URL {
+            let url = directory.appendingPathComponent(name)
+            try Data("left".utf8).write(to: url)
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date(timeIntervalSinceNow: -minutesOld * 60)], ofItemAtPath: url.path)
+            return url
+        }
+        let abandoned = try leftover(".file.bin.\(UUID().uuidString).download", minutesOld: 5)
+        let fresh = try leftover(".file.bin.\(UUID().uuidString).download", minutesOld: 0)
+        let kept = try leftover(".file.bin.\(UUID().uuidString).partial", minutesOld: 60)
+        let otherDestination = try leftover(".other.bin.\(UUID().uuidString).download", minutesOld: 5)
+        let live = try leftover(".file.bin.\(UUID().uuidString).download", minutesOld: 5)
+        // A download in progress elsewhere holds its file's lock.
+        let liveDescriptor = open(live.path, O_RDONLY)
+        defer { close(liveDescriptor) }
+        #expect(flock(liveDescriptor, LOCK_EX | LOCK_NB) == 0)
+
+        try await TransportKind.urlSession.withNetwork(baseURL: server.baseURL) { network in
+            _ = try await network.download(request(on: server), to: destination)
+        }
+
+        #expect(!FileManager.default.fileExists(atPath: abandoned.path))
+        for survivor in [fresh, kept, otherDestination, live] {
+            #expect(FileManager.default.fileExists(atPath: survivor.path), "\(survivor.lastPathComponent) was removed")
+        }
+        #expect(try Data(contentsOf: destination) == Self.body)
     }
 
     @Test("resume data and its error hold no part of the request: no planted token in a description, dump or JSON")
