@@ -52,18 +52,9 @@ struct DownloadTests {
                 let previous = Data("the report as downloaded yesterday".utf8)
                 let destination = try write(previous, to: directory.appendingPathComponent("report.bin"))
 
-                let resumeData: ResumeData
-                do {
-                    _ = try await client.network.download(
-                        BigDownloadRequest(bytes: 2_000_000, failAfter: 1_000_000), to: destination,
-                        options: DownloadOptions(resumption: .never))
-                    Issue.record("the download cut after 1 MB succeeded")
-                    return
-                } catch DownloadError.resumable(let kept, let cause) {
-                    report("download cut after 1 MB of 2 MB failed with \(cause), \(kept.byteCount) bytes kept")
-                    #expect(cause is NetworkError)
-                    resumeData = kept
-                }
+                let resumeData = try await keptAfterBreak(
+                    client, BigDownloadRequest(bytes: 2_000_000, failAfter: 1_000_000), to: destination)
+                report("download cut after 1 MB of 2 MB kept \(resumeData.byteCount) bytes to resume")
 
                 #expect(try Data(contentsOf: destination) == previous)
                 #expect(

@@ -15,15 +15,8 @@ struct ResumedDownloadTests {
                 let destination = directory.appendingPathComponent("large.bin")
                 let byteCount = 3_000_017
 
-                var resumeData: ResumeData?
-                do {
-                    _ = try await client.network.download(
-                        BigDownloadRequest(bytes: byteCount, failAfter: 1_500_000), to: destination,
-                        options: DownloadOptions(resumption: .never))
-                } catch DownloadError.resumable(let kept, _) {
-                    resumeData = kept
-                }
-                let kept = try #require(resumeData, "the broken download kept nothing to resume")
+                let kept = try await keptAfterBreak(
+                    client, BigDownloadRequest(bytes: byteCount, failAfter: 1_500_000), to: destination)
                 #expect(kept.byteCount > 0 && kept.byteCount <= 1_500_000)
                 #expect(kept.expectedByteCount == Int64(byteCount))
 
@@ -51,15 +44,8 @@ struct ResumedDownloadTests {
                 let client = makeClient(for: server)
                 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
                 let destination = directory.appendingPathComponent("large.bin")
-                var resumeData: ResumeData?
-                do {
-                    _ = try await client.network.download(
-                        BigDownloadRequest(bytes: 1_000_000, failAfter: 400_000), to: destination,
-                        options: DownloadOptions(resumption: .never))
-                } catch DownloadError.resumable(let kept, _) {
-                    resumeData = kept
-                }
-                let kept = try #require(resumeData)
+                let kept = try await keptAfterBreak(
+                    client, BigDownloadRequest(bytes: 1_000_000, failAfter: 400_000), to: destination)
 
                 // The server now has version 2 of the file: its If-Range no longer matches.
                 let file = try await client.network.download(
@@ -133,3 +119,20 @@ struct ResumedDownloadTests {
         }
     }
 }
+
+/// The resume data of `request`'s download to `destination`, which the server drops part-way; the
+/// download gives up at the first break.
+func keptAfterBreak(_ client: DemoClient, _ request: BigDownloadRequest, to destination: URL) async throws
+    -> ResumeData
+{
+    do {
+        _ = try await client.network.download(request, to: destination, options: DownloadOptions(resumption: .never))
+    } catch DownloadError.resumable(let kept, let cause) {
+        #expect(cause is NetworkError, "the break's cause is the send's error")
+        return kept
+    }
+    throw ResumeExpected()
+}
+
+/// The download the server drops part-way succeeded, or kept nothing to resume.
+struct ResumeExpected: Error {}
