@@ -39,32 +39,62 @@ extension Network {
         return try await send(request, priority: priority)
     }
 
-    /// A network without streaming of its own sends as usual and streams the whole body it got.
+    /// A network without streaming of its own sends as usual and streams the whole body it got
+    /// (or, from a test double, the body it hands over still to come).
     public func stream<R: Request>(
         _ request: R, priority: RequestPriority, progress: TransferProgressHandler?
     ) async throws -> ResponseStream {
-        defer { progress?.finish() }
         // A download's resumption, read once and cleared for whatever the send's actions send.
         let resumption = BodyReading.download?.resumption
-        let response = try await BodyReading.$download.withValue(nil) {
-            try await send(WholeResponseRequest(base: request, resumption: resumption), priority: priority)
+        let response: NetworkResponse
+        do {
+            response = try await BodyReading.$download.withValue(nil) {
+                try await send(WholeResponseRequest(base: request, resumption: resumption), priority: priority)
+            }
+        } catch {
+            progress?.finish()
+            throw error
         }
-        progress?.reportWholeDownload(of: response)
-        return ResponseStream(completeResponse: response)
+        return ResponseStream(sentWhole: response, progress: progress)
     }
 
     /// A network without streaming of its own sends as usual and streams the whole body it got.
     public func stream(
         _ request: NetworkRequest, priority: RequestPriority, progress: TransferProgressHandler?
     ) async throws -> ResponseStream {
-        defer { progress?.finish() }
         var request = request
         BodyReading.download?.resumption?.apply(to: &request)
-        let response = try await BodyReading.$download.withValue(nil) {
-            try await send(request, priority: priority)
+        let response: NetworkResponse
+        do {
+            response = try await BodyReading.$download.withValue(nil) {
+                try await send(request, priority: priority)
+            }
+        } catch {
+            progress?.finish()
+            throw error
         }
-        progress?.reportWholeDownload(of: response)
-        return ResponseStream(completeResponse: response)
+        return ResponseStream(sentWhole: response, progress: progress)
+    }
+}
+
+extension ResponseStream {
+    /// The stream of a response a ``Network`` without streaming of its own got: its whole body,
+    /// reported to `progress` at once; or the body a test double handed over still to come,
+    /// reported as it arrives. `progress` is finished when the body ends.
+    fileprivate init(sentWhole response: NetworkResponse, progress: TransferProgressHandler?) {
+        guard let body = response.unreadBody else {
+            progress?.reportWholeDownload(of: response)
+            progress?.finish()
+            self.init(completeResponse: response)
+            return
+        }
+        var head = response
+        head.unreadBody = nil
+        body.relay.configure(
+            idleTimeout: nil,
+            progress: progress.map { DownloadProgressCounter(handler: $0, headers: head.headers) },
+            onEnd: { _ in progress?.finish() })
+        self.init(response: head, body: body)
     }
 }
 

@@ -37,11 +37,12 @@ extension FakeNetwork {
         }
     }
 
-    /// Takes the next answer for a typed request, waits out its delay, and produces it.
-    func answer<R: Request>(_ request: R) async throws -> StubbedAnswer<R.Response> {
+    /// Takes the next answer for a typed request, going out as `sent`, waits out its delay, and
+    /// produces it.
+    func answer<R: Request>(_ request: R, sent: NetworkRequest) async throws -> StubbedAnswer<R.Response> {
         let next = state.withLock { $0.stubs[ObjectIdentifier(R.self)]?.next() }
         if next == nil, let wrapper = request as? any WrappingRequest {
-            return .response(try await answer(wrapping: wrapper.wrappedRequest, as: request))
+            return .response(try await answer(wrapping: wrapper.wrappedRequest, as: request, sent: sent))
         }
         guard let stub = next as? FakeResponse<R> else {
             throw FakeNetworkError.noStub(requestType: String(describing: R.self))
@@ -52,14 +53,16 @@ extension FakeNetwork {
         case .computed(let answer): return .value(try answer(request))
         case .error(let error): throw error
         case .networkResponse(let response): return .response(response)
+        // A send reads the body whole, as a transport gathers it.
+        case .streamed(let script): return .response(try await script(sent).collected(for: sent))
         }
     }
 
     /// The answer to a request the library made around the caller's `base` to stream it or
     /// subscribe to its events: `base`'s stub when it gives a response or an error (a value stub
     /// has no bytes to stream), otherwise the raw stub's answer to `wrapper` as it goes out.
-    private func answer<Base: Request>(wrapping base: Base, as wrapper: some Request) async throws
-        -> NetworkResponse
+    private func answer<Base: Request>(wrapping base: Base, as wrapper: some Request, sent: NetworkRequest)
+        async throws -> NetworkResponse
     {
         let next = state.withLock { $0.stubs[ObjectIdentifier(Base.self)]?.next() }
         guard let stub = next as? FakeResponse<Base> else {
@@ -68,6 +71,8 @@ extension FakeNetwork {
         try await wait(stub.delay)
         switch stub.outcome {
         case .networkResponse(let response): return response
+        // The stream the library made around `base` reads the body as it comes.
+        case .streamed(let script): return try script(sent).response(to: sent)
         case .error(let error): throw error
         case .value, .computed:
             throw FakeNetworkError.noStub(

@@ -44,6 +44,29 @@ extension FakeNetwork {
         stub(requestType, with: [.networkResponse(response, delay: delay)])
     }
 
+    /// Answers every request of `requestType` with `stream`, whose body arrives in pieces: a
+    /// stream, a download or an event subscription of the type reads it as it comes (with its
+    /// pauses, and its failure part-way), a send gathers it first.
+    public func stub<R: Request>(_ requestType: R.Type, streaming stream: FakeStream) {
+        stub(requestType, with: [.streaming(stream)])
+    }
+
+    /// Answers every request of `requestType` with the ``FakeStream`` `script` makes for it as it
+    /// goes out: a server of your own, which can serve a resumed download's `Range` or an event
+    /// subscription's `Last-Event-ID`.
+    ///
+    /// ```swift
+    /// fake.stub(FeedRequest.self) { request in
+    ///     let after = Int(request.headers["Last-Event-ID"] ?? "0") ?? 0
+    ///     return .events((after + 1...after + 2).map { ServerSentEvent(id: "\($0)", data: "tick \($0)") })
+    /// }
+    /// ```
+    public func stub<R: Request>(
+        _ requestType: R.Type, streaming script: @escaping @Sendable (NetworkRequest) throws -> FakeStream
+    ) {
+        stub(requestType, with: [.streaming(script)])
+    }
+
     /// Answers every request of type `R` with `response`.
     public func stub<R: Request>(_ requestType: R.Type, with response: FakeResponse<R>) {
         stub(requestType, with: [response])

@@ -154,8 +154,8 @@ public final class FakeNetwork: Network, ActiveSendTracking {
         return try await perform(
             built,
             recordID: recordID,
-            answer: { _ in
-                switch try await self.answer(request) {
+            answer: { sent in
+                switch try await self.answer(request, sent: sent) {
                 case .value(let value): .value((value, nil))
                 case .response(let response): .response(response)
                 }

@@ -15,6 +15,7 @@ public struct FakeResponse<R: Request>: Sendable {
         case computed(@Sendable (R) throws -> R.Response)
         case error(any Error)
         case networkResponse(NetworkResponse)
+        case streamed(@Sendable (NetworkRequest) throws -> FakeStream)
     }
 
     let outcome: Outcome
@@ -53,6 +54,21 @@ public struct FakeResponse<R: Request>: Sendable {
     /// fails with `NetworkError.decodingFailed(_:response:)`.
     public static func networkResponse(_ response: NetworkResponse, delay: Duration = .zero) -> FakeResponse {
         FakeResponse(.networkResponse(response), delay: delay)
+    }
+
+    /// A response whose body arrives in pieces (see ``FakeStream``), after `delay`: a stream, a
+    /// download or an event subscription of the type reads it as it comes; a send gathers it.
+    public static func streaming(_ stream: FakeStream, delay: Duration = .zero) -> FakeResponse {
+        FakeResponse(.streamed({ _ in stream }), delay: delay)
+    }
+
+    /// A response whose body arrives in pieces, which `script` makes for each request as it goes
+    /// out (after the will-begin actions), so it can answer a `Range`, an `If-Range` or a
+    /// `Last-Event-ID` as a server would; an error it throws is the attempt's.
+    public static func streaming(
+        delay: Duration = .zero, _ script: @escaping @Sendable (NetworkRequest) throws -> FakeStream
+    ) -> FakeResponse {
+        FakeResponse(.streamed(script), delay: delay)
     }
 
     /// The same answer after `delay` instead of its own, for latency added to a shared answer.
