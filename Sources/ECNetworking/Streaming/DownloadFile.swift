@@ -55,11 +55,26 @@ final class DownloadFile: Sendable {
     /// have been stored and edited, so nothing else is opened or removed on its word.
     static func isPartialFile(_ file: URL, for destination: URL) -> Bool {
         let name = file.lastPathComponent
-        return file.isFileURL && destination.isFileURL
-            && file.deletingLastPathComponent().standardizedFileURL.path
-                == destination.deletingLastPathComponent().standardizedFileURL.path
-            && name.hasPrefix(".") && (name.hasSuffix(writingSuffix) || name.hasSuffix(keptSuffix))
-            && !name.contains("/")
+        let prefix = temporaryPrefix(for: destination.lastPathComponent)
+        guard file.isFileURL, destination.isFileURL, !name.contains("/"),
+            file.deletingLastPathComponent().standardizedFileURL.path
+                == destination.deletingLastPathComponent().standardizedFileURL.path,
+            name.hasPrefix(prefix)
+        else { return false }
+        // The prefix for this destination, a UUID, a suffix: nothing else in the folder.
+        let rest = name.dropFirst(prefix.count)
+        for suffix in [writingSuffix, keptSuffix] where rest.hasSuffix(suffix) {
+            return UUID(uuidString: String(rest.dropLast(suffix.count))) != nil
+        }
+        return false
+    }
+
+    /// Removes the partial file at `url` unless a download holds it (a resume in progress).
+    static func removeUnlessInUse(_ url: URL) {
+        let descriptor = open(url.path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard descriptor >= 0 else { return }
+        if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { unlink(url.path) }
+        close(descriptor)
     }
 
     /// A new, empty temporary file beside `destination`, locked for as long as it is written.
@@ -92,7 +107,7 @@ final class DownloadFile: Sendable {
             guard lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, status.st_uid == getuid(),
                 modificationTime(of: status) < cutoff
             else { continue }
-            let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
             guard descriptor >= 0 else { continue }
             if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { unlink(path) }
             close(descriptor)
@@ -108,31 +123,47 @@ final class DownloadFile: Sendable {
         #endif
     }
 
-    /// The partial file of `resumeData`, open at its end and cut to the bytes it says it holds;
-    /// `nil` when there is none that can be trusted: missing, shorter than that, not a regular
-    /// file the user alone owns and reads (a link, say), or not named as the library names them.
-    static func reopen(_ resumeData: ResumeData) async -> DownloadFile? {
+    /// What became of reopening a partial file.
+    enum Reopened {
+        /// Open at its end, cut to the bytes the resume data says it holds, and locked.
+        case file(DownloadFile)
+        /// Another download is resuming it: it is left alone.
+        case inUse
+        /// There is none that can be trusted: missing, shorter than that, not a regular file the
+        /// user alone owns and reads (a link, a FIFO), or not named as the library names them.
+        case unusable
+    }
+
+    /// The partial file of `resumeData`, reopened to take the rest of the body.
+    static func reopen(_ resumeData: ResumeData) async -> Reopened {
         guard isPartialFile(resumeData.partialFileURL, for: resumeData.destination), resumeData.byteCount > 0 else {
-            return nil
+            return .unusable
         }
         let queue = DispatchQueue(label: "ECNetworking.DownloadFile")
         let url = resumeData.partialFileURL
-        return try? await run(on: queue) { () -> DownloadFile? in
-            let descriptor = open(url.path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
-            guard descriptor >= 0 else { return nil }
-            var status = stat()
-            // A lock held elsewhere means another download is resuming the same file.
-            let usable =
-                flock(descriptor, LOCK_EX | LOCK_NB) == 0 && fstat(descriptor, &status) == 0
-                && (status.st_mode & S_IFMT) == S_IFREG && status.st_uid == getuid()
-                && (status.st_mode & 0o077) == 0 && Int64(status.st_size) >= resumeData.byteCount
-                && ftruncate(descriptor, off_t(resumeData.byteCount)) == 0 && lseek(descriptor, 0, SEEK_END) >= 0
-            guard usable else {
-                close(descriptor)
-                return nil
-            }
-            return DownloadFile(queue: queue, descriptor: descriptor, url: url)
-        }
+        return
+            (try? await run(on: queue) { () -> Reopened in
+                // Without blocking: a FIFO of that name would hold the queue for ever.
+                let descriptor = open(url.path, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+                guard descriptor >= 0 else { return .unusable }
+                guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+                    close(descriptor)
+                    return .inUse
+                }
+                var status = stat()
+                let usable =
+                    fstat(descriptor, &status) == 0
+                    && (status.st_mode & S_IFMT) == S_IFREG && status.st_uid == getuid()
+                    && (status.st_mode & 0o077) == 0 && Int64(status.st_size) >= resumeData.byteCount
+                    && ftruncate(descriptor, off_t(resumeData.byteCount)) == 0 && lseek(descriptor, 0, SEEK_END) >= 0
+                guard usable else {
+                    close(descriptor)
+                    return .unusable
+                }
+                // Writes may block again from here on: a regular file never makes them wait anyway.
+                _ = fcntl(descriptor, F_SETFL, O_WRONLY)
+                return .file(DownloadFile(queue: queue, descriptor: descriptor, url: url))
+            }) ?? .unusable
     }
 
     /// Appends `data` to the file.

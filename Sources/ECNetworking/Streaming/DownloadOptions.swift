@@ -15,8 +15,9 @@ public struct DownloadOptions: Sendable {
         /// sends resumes broken bodies by the same rules. None when it has no policy, or is not a
         /// ``HTTPNetwork``.
         case networkRetryPolicy
-        /// By `policy`: its ``RetryPolicy/shouldRetry(_:after:attempt:)`` picks the failures
-        /// (attempt 1 is the first transfer), and its delays space the resumptions.
+        /// By `policy`: its ``RetryPolicy/shouldRetry(_:after:attempt:)`` picks the failures (a
+        /// broken body, or a resumption whose request failed), counting attempts from the last
+        /// transfer that moved the body on, and its delays space the resumptions.
         case policy(RetryPolicy)
         /// Never: the first break ends the download (with ``DownloadError/resumable(_:cause:)``
         /// when the partial file is kept).
@@ -27,8 +28,9 @@ public struct DownloadOptions: Sendable {
     ///
     /// Kept only when the server can answer a resume: the response had a strong validator (a
     /// strong `ETag`, or a `Last-Modified` date at least a minute older than its `Date`), no
-    /// `Content-Encoding` and no `Accept-Ranges: none`, and the body broke rather than being
-    /// cancelled or refused (``NetworkError/responseTooLarge(limit:)``). The download then throws
+    /// `Content-Encoding` and no `Accept-Ranges: none`, and the body broke (the connection, a
+    /// stall, or a status that may pass: 408, 429, 5xx) rather than being cancelled or refused
+    /// (``NetworkError/responseTooLarge(limit:)``, a 404). The download then throws
     /// ``DownloadError/resumable(_:cause:)``, whose ``ResumeData`` resumes it. Otherwise, or with
     /// `false`, the partial file is removed and the send's own error is thrown.
     public var keepsPartialFile: Bool

@@ -17,9 +17,13 @@ struct DownloadResumption: Sendable, Equatable {
     }
 
     /// Whether `response`, a `206`, carries the rest of the body from ``offset`` on: its
-    /// `Content-Range` starts there, and its `ETag`, when the validator is one, has not changed.
+    /// `Content-Range` starts there and runs to the body's end (a server may send less than an
+    /// open range asks for, which would leave the file short), and its `ETag`, when the
+    /// validator is one, has not changed.
     func isAnsweredBy(_ response: NetworkResponse) -> Bool {
-        guard let range = response.headers["Content-Range"].flatMap(ContentRange.init), range.first == offset else {
+        guard let range = response.headers["Content-Range"].flatMap(ContentRange.init), range.first == offset,
+            let last = range.last, range.completeLength.map({ last + 1 == $0 }) ?? true
+        else {
             return false
         }
         if Self.isStrongEntityTag(validator), let tag = response.headers["ETag"], tag != validator { return false }

@@ -66,31 +66,56 @@ struct FileDownload: Sendable {
         var placed: (file: DownloadFile, target: URL)?
         var resumption: DownloadResumption?
         var expectedByteCount: Int64?
-        if let resumeData, DownloadResumption.isUsable(resumeData.validator),
-            let partial = await DownloadFile.reopen(resumeData)
-        {
+        let reopened: DownloadFile.Reopened =
+            if let resumeData, DownloadResumption.isUsable(resumeData.validator) {
+                await DownloadFile.reopen(resumeData)
+            } else {
+                .unusable
+            }
+        if case .file(let partial) = reopened, let resumeData {
             placed = (partial, resumeData.destination)
             resumption = DownloadResumption(offset: resumeData.byteCount, validator: resumeData.validator)
             expectedByteCount = resumeData.expectedByteCount
         } else {
-            resumeData?.removePartialFile()
+            // A partial file another download is resuming stays its own; this one starts over.
+            if case .unusable = reopened { resumeData?.removePartialFile() }
             if let target = destination.fixedURL { placed = (try await DownloadFile.create(beside: target), target) }
         }
         var attempt = 1
+        // The request as the network last sent it, which the resume policy is asked about.
+        var lastSent: NetworkRequest?
+        // What the caller's progress adds to a transfer's counts: the bytes kept from before,
+        // until a server answers with the whole body again.
+        let progressOffset = LockedState<Int64>(0)
         while true {
             let offset = resumption?.offset ?? 0
+            progressOffset.withLock { $0 = offset }
             let stream: ResponseStream
             do {
                 stream = try await BodyReading.$download.withValue(BodyReading.Download(resumption: resumption)) {
-                    try await start(progress.map { Self.counting($0, from: offset) })
+                    try await start(progress.map { Self.counting($0, from: progressOffset) })
                 }
             } catch {
                 guard let placed else { throw error }
+                if let resumption, let whole = Self.alreadyWhole(error, resumption: resumption) {
+                    // The body had ended but for its last word (a chunked body cut before its
+                    // final chunk): what was kept is all of it.
+                    try await placed.file.finish(movingTo: placed.target, replacing: options.replacesExistingFile)
+                    return DownloadedFile(
+                        fileURL: placed.target, response: whole, byteCount: resumption.offset,
+                        resumedByteCount: resumption.offset)
+                }
+                if resumption != nil,
+                    try await resumesAgain(after: error, sent: lastSent, attempt: &attempt, discarding: placed.file)
+                {
+                    continue
+                }
                 throw await failure(
                     error, of: placed.file, at: placed.target, resumption: resumption,
                     expectedByteCount: expectedByteCount)
             }
             let response = stream.response
+            lastSent = response.request ?? lastSent
             let (file, target) = try await place(placed, for: stream)
             placed = (file, target)
             var byteCount = offset
@@ -108,6 +133,7 @@ struct FileDownload: Sendable {
                 // A whole body: the first transfer, or a resume the server answered with the
                 // whole (perhaps changed) body.
                 if offset > 0 {
+                    progressOffset.withLock { $0 = 0 }
                     do {
                         try await file.truncate()
                     } catch {
@@ -132,23 +158,48 @@ struct FileDownload: Sendable {
                     throw error
                 }
                 let next = DownloadResumption(offset: byteCount, validator: validator)
-                if let resumePolicy, let sent = response.request,
-                    resumePolicy.shouldRetry(sent, after: error, attempt: attempt)
-                {
-                    do {
-                        try await Task.sleep(for: resumePolicy.delay(after: attempt, response: nil))
-                    } catch {
-                        await file.discard()
-                        throw NetworkError.cancelled
-                    }
-                    attempt += 1
-                    resumption = next
+                // A transfer that moved the body on earns a fresh count of attempts: a long body
+                // on a link that drops now and then gets there.
+                if byteCount > offset { attempt = 1 }
+                resumption = next
+                if try await resumesAgain(after: error, sent: lastSent, attempt: &attempt, discarding: file) {
                     continue
                 }
                 throw await failure(
                     error, of: file, at: target, resumption: next, expectedByteCount: expectedByteCount)
             }
         }
+    }
+
+    /// Whether the resume policy resumes the download after `error`, the failure of attempt
+    /// number `attempt` (a broken body, or the head of a resumption that failed) of `sent`; if
+    /// so, after waiting the policy's delay, with `attempt` moved on. Cancelled while it waits,
+    /// it removes `file` and throws ``NetworkError/cancelled``.
+    private func resumesAgain(
+        after error: any Error, sent: NetworkRequest?, attempt: inout Int, discarding file: DownloadFile
+    ) async throws -> Bool {
+        // The policy asks whether the method may be retried; before any head arrived (a resume
+        // whose first request failed), the download's own: a GET.
+        guard let resumePolicy, Self.mayResume(after: error),
+            resumePolicy.shouldRetry(sent ?? NetworkRequest(url: file.url), after: error, attempt: attempt)
+        else { return false }
+        do {
+            try await Task.sleep(for: resumePolicy.delay(after: attempt, response: nil))
+        } catch {
+            await file.discard()
+            throw NetworkError.cancelled
+        }
+        attempt += 1
+        return true
+    }
+
+    /// The `416` that answered `resumption` when it says the body is exactly as long as what was
+    /// kept; `nil` for any other error.
+    private static func alreadyWhole(_ error: any Error, resumption: DownloadResumption) -> NetworkResponse? {
+        guard case .unacceptableStatusCode(let response)? = error as? NetworkError, response.statusCode == 416,
+            response.headers["Content-Range"].flatMap(ContentRange.init)?.completeLength == resumption.offset
+        else { return nil }
+        return response
     }
 
     /// The file `stream`'s body goes to: `placed`, or for a destination picked at the head, a new
@@ -237,16 +288,24 @@ struct FileDownload: Sendable {
     /// the disk.
     private static func mayResume(after error: any Error) -> Bool {
         switch error as? NetworkError {
-        case .transport?, .timedOut?, .unacceptableStatusCode?, .retriesExhausted?: true
+        case .transport?, .timedOut?, .retriesExhausted?: true
+        // A status that may pass (a timeout, a limit, a server error), not one that says the body
+        // is gone or refused (401, 403, 404, 410).
+        case .unacceptableStatusCode(let response)?:
+            response.statusCode == 408 || response.statusCode == 429 || response.statusCode >= 500
         default: false
         }
     }
 
     /// `handler`, told of the body's bytes as counted from `offset`: a resumed body's progress
     /// goes on from what the partial file holds.
-    /// It cannot finish `handler`: only the download's end does, not each transfer's.
-    private static func counting(_ handler: TransferProgressHandler, from offset: Int64) -> TransferProgressHandler {
+    /// It cannot finish `handler`: only the download's end does, not each transfer's. `offset`
+    /// is read at each report, since a server may answer a resume with the whole body.
+    private static func counting(_ handler: TransferProgressHandler, from offset: LockedState<Int64>)
+        -> TransferProgressHandler
+    {
         TransferProgressHandler { progress in
+            let offset = offset.withLock { $0 }
             guard progress.direction == .download else { return handler.report(progress) }
             handler.report(
                 TransferProgress(

@@ -38,9 +38,9 @@ public struct ResumeData: Sendable, Hashable, Codable {
     }
 
     /// Removes the partial file, for a download that will not be resumed. A file that is not one
-    /// the library could have kept for ``destination`` is left alone.
+    /// the library could have kept for ``destination``, or one a resume is writing, is left alone.
     public func removePartialFile() {
         guard DownloadFile.isPartialFile(partialFileURL, for: destination) else { return }
-        try? FileManager.default.removeItem(at: partialFileURL)
+        DownloadFile.removeUnlessInUse(partialFileURL)
     }
 }

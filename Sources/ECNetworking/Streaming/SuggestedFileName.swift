@@ -41,28 +41,35 @@ enum SuggestedFileName {
     static func sanitized(_ name: String) -> String? {
         // Whatever came before the last separator, of either kind, is a path, not the name.
         let last = name.split(omittingEmptySubsequences: false) { $0 == "/" || $0 == "\\" }.last ?? ""
-        var kept = String(String.UnicodeScalarView(last.unicodeScalars.filter { !Self.isControl($0) }))
-        kept = kept.trimmingCharacters(in: .whitespaces)
-        while kept.hasPrefix(".") { kept.removeFirst() }
-        kept = kept.trimmingCharacters(in: .whitespaces)
-        guard !kept.isEmpty else { return nil }
-        return fitted(kept)
+        var scalars = String.UnicodeScalarView(last.unicodeScalars.filter { !Self.isControl($0) })
+        // Dots and spaces in any order (`. .htaccess`) until neither leads, and spaces at the end.
+        while let first = scalars.first, first == "." || first.properties.isWhitespace { scalars.removeFirst() }
+        while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }
+        let fitted = fitted(String(scalars))
+        // Cutting may leave nothing, or an extension alone (`.pdf`), which would be hidden.
+        guard !fitted.isEmpty, !fitted.hasPrefix(".") else { return nil }
+        return fitted
     }
 
-    /// `name` cut to 255 bytes of UTF-8 on a character boundary, keeping an extension of up to 16
-    /// bytes.
+    /// `name` cut to 255 bytes of UTF-8 on a scalar boundary (a character may be longer than
+    /// that, with enough combining marks), keeping an extension of up to 16 bytes.
     private static func fitted(_ name: String) -> String {
         guard name.utf8.count > 255 else { return name }
-        var stem = Substring(name)
-        var suffix = Substring("")
-        if let dot = name.lastIndex(of: "."), dot != name.startIndex, name[dot...].utf8.count <= 16 {
-            stem = name[..<dot]
-            suffix = name[dot...]
+        var stem = name.unicodeScalars[...]
+        var suffix = name.unicodeScalars[name.unicodeScalars.endIndex...]
+        if let dot = name.unicodeScalars.lastIndex(of: "."), dot != name.unicodeScalars.startIndex,
+            String(name.unicodeScalars[dot...]).utf8.count <= 16
+        {
+            stem = name.unicodeScalars[..<dot]
+            suffix = name.unicodeScalars[dot...]
         }
-        while stem.utf8.count + suffix.utf8.count > 255, !stem.isEmpty { stem.removeLast() }
-        var fitted = String(stem + suffix)
-        while fitted.utf8.count > 255 { fitted.removeLast() }
-        return fitted
+        let room = 255 - String(suffix).utf8.count
+        var stemBytes = String(stem).utf8.count
+        while stemBytes > room, let last = stem.last {
+            stem.removeLast()
+            stemBytes -= String(last).utf8.count
+        }
+        return String(String.UnicodeScalarView(stem)) + String(String.UnicodeScalarView(suffix))
     }
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {

@@ -12,9 +12,10 @@ extension TransferProgressHandler {
     ///     ReportRequest(year: 2026), to: reportURL, progress: .updating(progress))
     /// ```
     ///
-    /// `Progress` is thread-safe; it is updated on the thread that reports, so observe it with
-    /// key-value observing or SwiftUI, which hop to the main thread themselves. Its `cancel()`
-    /// does not reach the send: cancel the task, or use `cancelAll(of:)`.
+    /// `Progress` is thread-safe, and it is updated on the thread that reports, which is not the
+    /// main thread: a key-value observer is called there too, so hop to the main actor before
+    /// touching a view. Its `cancel()` does not reach the send: cancel the task, or use
+    /// `cancelAll(of:)`.
     public static func updating(
         _ progress: Progress, direction: TransferProgress.Direction = .download
     ) -> TransferProgressHandler {

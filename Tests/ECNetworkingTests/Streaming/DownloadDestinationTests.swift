@@ -162,6 +162,7 @@ struct SuggestedFileNameTests {
             ("report.pdf", "report.pdf"), ("../../etc/passwd", "passwd"), ("C:\\Users\\x\\evil.exe", "evil.exe"),
             ("..", nil), (".", nil), ("/", nil), ("a/", nil), ("...hidden", "hidden"), ("  spaced  ", "spaced"),
             ("tab\tand\u{0}nul\u{7F}.txt", "tabandnul.txt"), ("line\u{2028}break", "linebreak"), ("", nil),
+            (". .htaccess", "htaccess"), (" . . .env ", "env"), (". ", nil),
         ] as [(String, String?)])
     func sanitized(_ name: String, _ expected: String?) {
         #expect(SuggestedFileName.sanitized(name) == expected)
@@ -176,6 +177,10 @@ struct SuggestedFileNameTests {
         #expect(fitted.hasPrefix("éé"))
         let noExtension = try #require(SuggestedFileName.sanitized(String(repeating: "x", count: 400)))
         #expect(noExtension.utf8.count == 255)
+        // One character of 600 bytes: cut by scalars, never to nothing or to a hidden `.pdf`.
+        let combining = "a" + String(repeating: "\u{301}", count: 300) + ".pdf"
+        let cut = try #require(SuggestedFileName.sanitized(combining))
+        #expect(cut.utf8.count <= 255 && cut.unicodeScalars.first == "a" && cut.hasSuffix(".pdf"))
     }
 
     @Test(

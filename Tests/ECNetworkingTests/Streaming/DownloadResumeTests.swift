@@ -150,7 +150,7 @@ struct DownloadResumeTests {
 
     @Test("a 206 whose ETag changed, or whose range starts elsewhere, fails typed and drops the partial file")
     func wrongPartialAnswers() async throws {
-        for answer in ["etag", "offset", "missing"] {
+        for answer in ["etag", "offset", "missing", "short"] {
             let answered = Counter()
             let server = try LoopbackHTTPServer { request in
                 guard answered.increment() > 1 else {
@@ -162,6 +162,9 @@ struct DownloadResumeTests {
                     .response(
                         status: 206, headers: ["Content-Range": "bytes 0-9/\(Self.body.count)"],
                         body: Self.body.prefix(10))
+                case "short":
+                    // Less than the open range asked for: the file would end short.
+                    Self.shortRange(for: request)
                 default: .response(status: 206, body: Self.body.suffix(10))
                 }
             }
@@ -174,7 +177,13 @@ struct DownloadResumeTests {
                     Issue.record("\(answer): the wrong answer was accepted")
                 } catch DownloadError.unexpectedRange(let expected, let received) {
                     #expect(expected == resumeData.byteCount)
-                    #expect(received == (answer == "offset" ? 0 : answer == "etag" ? resumeData.byteCount : nil))
+                    let expectedReceived: Int64? =
+                        switch answer {
+                        case "offset": 0
+                        case "missing": nil
+                        default: resumeData.byteCount
+                        }
+                    #expect(received == expectedReceived)
                 } catch {
                     Issue.record("\(answer): expected unexpectedRange, got \(error)")
                 }
@@ -182,6 +191,93 @@ struct DownloadResumeTests {
             }
             #expect(!FileManager.default.fileExists(atPath: destination.path))
         }
+    }
+
+    /// Ten bytes from the offset asked for, as a `206` that says so: less than the open range.
+    private static func shortRange(for request: LoopbackHTTPServer.ReceivedRequest) -> LoopbackHTTPServer.Reply {
+        let offset = Int(request.header("Range")?.dropFirst("bytes=".count).dropLast() ?? "") ?? 0
+        return .response(
+            status: 206,
+            headers: ["Content-Range": "bytes \(offset)-\(offset + 9)/\(body.count)", "ETag": "\"v1\""],
+            body: body.subdata(in: offset..<offset + 10))
+    }
+
+    @Test("a resume whose first request fails with a 503 is resumed again by the policy; a 404 drops the file")
+    func resumptionHeadFails() async throws {
+        for status in [503, 404] {
+            let answered = Counter()
+            let server = try LoopbackHTTPServer { request in
+                switch answered.increment() {
+                case 1: Self.broken(Self.body, after: Self.breakAt, headers: ["ETag": "\"v1\""])
+                case 2: .response(status: status)
+                default: Self.rest(of: Self.body, for: request, etag: "\"v1\"")
+                }
+            }
+            defer { server.stop() }
+            let destination = directory.appendingPathComponent("\(status).bin")
+            let options = DownloadOptions(
+                resumption: .policy(RetryPolicy(maximumAttempts: 4, baseDelay: .milliseconds(10), jitter: 0)))
+            try await TransportKind.urlSession.withNetwork(baseURL: server.baseURL) { network in
+                do {
+                    let file = try await network.download(request(on: server), to: destination, options: options)
+                    #expect(status == 503, "a 404 was resumed past")
+                    #expect(file.resumedByteCount > 0)
+                } catch NetworkError.unacceptableStatusCode(let response) {
+                    #expect(status == 404 && response.statusCode == 404, "a \(status) ended the download")
+                }
+            }
+            if status == 503 {
+                #expect(try Data(contentsOf: destination) == Self.body)
+            } else {
+                #expect(!folderContents.contains { $0.hasPrefix(".404.bin") }, "\(folderContents)")
+            }
+        }
+    }
+
+    @Test("a 416 saying the body is exactly what was kept finishes the file (a chunked body cut before its end)")
+    func alreadyWhole() async throws {
+        let answered = Counter()
+        let server = try LoopbackHTTPServer { _ in
+            guard answered.increment() == 1 else {
+                return .response(status: 416, headers: ["Content-Range": "bytes */\(Self.body.count)"])
+            }
+            var bytes = Data("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nETag: \"v1\"\r\n\r\n".utf8)
+            bytes.append(Data("\(String(Self.body.count, radix: 16))\r\n".utf8))
+            bytes.append(Self.body)
+            // The final zero-length chunk never comes.
+            bytes.append(Data("\r\n".utf8))
+            return .raw(bytes)
+        }
+        defer { server.stop() }
+        let destination = directory.appendingPathComponent("file.bin")
+        try await TransportKind.urlSession.withNetwork(baseURL: server.baseURL) { network in
+            guard let resumeData = await brokenDownload(network, on: server, to: destination) else { return }
+            #expect(resumeData.byteCount == Int64(Self.body.count))
+            let file = try await network.download(request(on: server), resumingWith: resumeData)
+            #expect(file.byteCount == Int64(Self.body.count))
+        }
+        #expect(try Data(contentsOf: destination) == Self.body)
+        #expect(folderContents == ["file.bin"])
+    }
+
+    @Test("a partial file another download is resuming is left to it: this one starts over beside it")
+    func partialFileInUse() async throws {
+        let server = try Self.rangeServer()
+        defer { server.stop() }
+        let destination = directory.appendingPathComponent("file.bin")
+        try await TransportKind.urlSession.withNetwork(baseURL: server.baseURL) { network in
+            guard let resumeData = await brokenDownload(network, on: server, to: destination) else { return }
+            let held = open(resumeData.partialFileURL.path, O_RDONLY)
+            defer { close(held) }
+            #expect(flock(held, LOCK_EX | LOCK_NB) == 0)
+
+            resumeData.removePartialFile()
+            let file = try await network.download(request(on: server), resumingWith: resumeData)
+
+            #expect(file.resumedByteCount == 0)
+            #expect(FileManager.default.fileExists(atPath: resumeData.partialFileURL.path))
+        }
+        #expect(try Data(contentsOf: destination) == Self.body)
     }
 
     @Test("a 416 fails with rangeNotSatisfiable, names the length, and drops the partial file")
