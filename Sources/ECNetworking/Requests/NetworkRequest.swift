@@ -52,7 +52,10 @@ public struct NetworkRequest: Sendable {
         get { storage.value.timeout }
         _modify { yield &storage.unique.value.timeout }
     }
-    /// The cache policy, or `nil` for the session's default.
+    /// The `URLRequest` cache policy, or `nil` for the session's default. ``URLSessionTransport``
+    /// runs its session without a `URLCache`, so no policy finds an answer stored by Foundation;
+    /// keep answers with a ``ResponseStore``, which keeps users apart. A `URLSession` of your own,
+    /// used as a ``Session``, applies it as usual.
     public var cachePolicy: URLRequest.CachePolicy? {
         get { storage.value.cachePolicy }
         _modify { yield &storage.unique.value.cachePolicy }

@@ -38,6 +38,13 @@ import Foundation
 /// itself, alike over every transport. Used as a ``Session``, each task keeps the cookies its
 /// redirects set for the hops that follow, and nothing after it ends.
 ///
+/// Caching: the session has no `URLCache`, whatever the configuration says (`.default` and
+/// `.ephemeral` both carry one). A `URLCache` keys answers by URL alone, so it would hand one
+/// user's cacheable answer to another user's network. Store answers with a ``ResponseStore`` and
+/// a ``StoragePolicy`` (``HTTPNetwork/send(_:storage:policy:priority:)``), which keep each
+/// ``StoragePartition`` apart. A request's ``NetworkRequest/cachePolicy`` therefore finds nothing
+/// in Foundation's cache.
+///
 /// Memory: on Linux each chunk of a body is counted inside libcurl's own callback, before the next
 /// one is read, so a response stopped by the size limit costs about the limit in memory, even a
 /// small compressed body that would inflate to far more. (FoundationNetworking otherwise queues
@@ -93,18 +100,27 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
         self.spillSettings = SpillFile.Settings(directory: spillDirectory, limit: maximumSpillSize)
         self.redirects = RedirectFollower(policy: redirectPolicy, redaction: Redaction(sensitiveData))
         self.session = URLSession(
-            configuration: Self.withoutCookies(configuration), delegate: delegate, delegateQueue: Self.delegateQueue())
+            configuration: Self.isolated(configuration), delegate: delegate, delegateQueue: Self.delegateQueue())
     }
 
-    /// A copy of `configuration` (the caller's object is left alone) with Foundation's cookie
-    /// handling off: the network applies its own ``NetworkConfiguration/cookieStorage`` on every
-    /// transport. Left on, every network over this session shared `HTTPCookieStorage.shared`, and
-    /// on Linux a stored cookie replaced the `Cookie` header a request set itself.
-    private static func withoutCookies(_ configuration: URLSessionConfiguration) -> URLSessionConfiguration {
+    /// A copy of `configuration` (the caller's object is left alone) that keeps nothing of its own
+    /// between requests: no cookies and no URL cache.
+    ///
+    /// - Cookies: the network applies its own ``NetworkConfiguration/cookieStorage`` on every
+    ///   transport. Left on, every network over this session shared `HTTPCookieStorage.shared`,
+    ///   and on Linux a stored cookie replaced the `Cookie` header a request set itself.
+    /// - URL cache: a ``ResponseStore`` stores answers, each in its partition.
+    ///   `URLCache` keys by URL alone, so a session with one (`.default` and `.ephemeral` both have
+    ///   one) could hand one user's cacheable answer to another user's network. On Linux it also
+    ///   made a cancellation that met the task's completion stop the process: FoundationNetworking
+    ///   reads the cache on another queue before the task's protocol exists, and the cancellation
+    ///   then reports on a task that has already left the session's registry.
+    private static func isolated(_ configuration: URLSessionConfiguration) -> URLSessionConfiguration {
         let copy = (configuration.copy() as? URLSessionConfiguration) ?? configuration
         copy.httpCookieStorage = nil
         copy.httpShouldSetCookies = false
         copy.httpCookieAcceptPolicy = .never
+        copy.urlCache = nil
         return copy
     }
 
