@@ -46,16 +46,9 @@ extension Network {
     ) async throws -> ResponseStream {
         // A download's resumption, read once and cleared for whatever the send's actions send.
         let resumption = BodyReading.download?.resumption
-        let response: NetworkResponse
-        do {
-            response = try await BodyReading.$download.withValue(nil) {
-                try await send(WholeResponseRequest(base: request, resumption: resumption), priority: priority)
-            }
-        } catch {
-            progress?.finish()
-            throw error
+        return try await streamingWhole(progress: progress) {
+            try await send(WholeResponseRequest(base: request, resumption: resumption), priority: priority)
         }
-        return ResponseStream(sentWhole: response, progress: progress)
     }
 
     /// A network without streaming of its own sends as usual and streams the whole body it got.
@@ -64,11 +57,19 @@ extension Network {
     ) async throws -> ResponseStream {
         var request = request
         BodyReading.download?.resumption?.apply(to: &request)
+        let resumed = request
+        return try await streamingWhole(progress: progress) { try await send(resumed, priority: priority) }
+    }
+
+    /// Runs `send` outside the download that may have called the stream (so the sends its actions
+    /// make are not read as that download's), and streams the response it got; `progress` is
+    /// finished if the send fails, and when the body ends otherwise.
+    private func streamingWhole(
+        progress: TransferProgressHandler?, _ send: () async throws -> NetworkResponse
+    ) async throws -> ResponseStream {
         let response: NetworkResponse
         do {
-            response = try await BodyReading.$download.withValue(nil) {
-                try await send(request, priority: priority)
-            }
+            response = try await BodyReading.$download.withValue(nil, operation: send)
         } catch {
             progress?.finish()
             throw error
