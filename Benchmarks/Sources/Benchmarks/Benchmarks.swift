@@ -4,7 +4,8 @@ import Synchronization
 /// The benchmark executable: runs the chosen scenarios one after another, each in a fresh process
 /// (never at the same time, so none competes with another for the two cores, pollutes another's
 /// allocation count or leaves it its pending timers), prints each scenario's table, then every
-/// figure as `RESULT <name> <value>`.
+/// figure as `RESULT <name> <value>`. With `--repeat N` each scenario runs N times, each in a
+/// fresh process, and every figure is the median of the N (``RepeatedOutcome``).
 ///
 /// Exits 1 when an invariant breaks (more than 64 in flight, a cancelled send that ended otherwise,
 /// a failed request) or a scenario fails; a figure above its bar is reported, not fatal.
@@ -56,18 +57,24 @@ enum Benchmarks {
             log("running \(scenario.rawValue)\(options.quick ? " (quick)" : "")…")
             let scenarioStart = clock.now
             do {
-                if scenario.isDefault && !options.inProcess {
-                    outcomes.append(try await ScenarioProcess.run(scenario, quick: options.quick))
-                } else {
-                    outcomes.append(try await run(scenario, options: options))
+                var runs: [ScenarioOutcome] = []
+                for index in 0..<options.repeatCount {
+                    if options.repeatCount > 1 { log("  run \(index + 1) of \(options.repeatCount)") }
+                    if scenario.isDefault && !options.inProcess {
+                        runs.append(try await ScenarioProcess.run(scenario, quick: options.quick))
+                    } else {
+                        runs.append(try await run(scenario, options: options))
+                    }
                 }
+                outcomes.append(RepeatedOutcome.combine(runs))
             } catch {
                 failures.append("\(scenario.rawValue) failed: \(error)")
             }
             log("  \(scenario.rawValue) took \(Format.number((clock.now - scenarioStart).milliseconds / 1000)) s")
         }
 
-        print("ECNetworking benchmarks — \(options.quick ? "quick" : "full") run, release build")
+        let repeats = options.repeatCount > 1 ? ", each scenario \(options.repeatCount) times (medians)" : ""
+        print("ECNetworking benchmarks — \(options.quick ? "quick" : "full") run\(repeats), release build")
         print("Allocation counter self-check: 1,000 objects → \(counter.counted) allocations counted.")
         for outcome in outcomes {
             print("\n== \(outcome.title) ==")
@@ -78,6 +85,12 @@ enum Benchmarks {
         print("")
         for result in outcomes.flatMap(\.results) {
             print("RESULT \(result.name) \(result.value)")
+        }
+        if options.repeatCount > 1 {
+            print("")
+            for result in outcomes.flatMap(\.results) {
+                print("RUNS \(result.name) \(result.runs.joined(separator: " "))")
+            }
         }
         print("RESULT invariant_violations \(violations.count)")
         print("RESULT wall_seconds \(Format.number((clock.now - start).milliseconds / 1000))")

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import Foundation
 import NIOCore
+import NIOHTTP1
 
 /// What the library over `AsyncHTTPClientTransport` is measured against: the same call written by
 /// hand on one `HTTPClient` configured like the transport's own (same pool, no redirects, the
@@ -35,6 +36,20 @@ struct RawAsyncHTTPClient: Sendable {
         return try decoder.decode([User].self, from: Data(body.readableBytesView))
     }
 
+    /// Sends `GET users` through the client's delegate interface, as the library's transport
+    /// gathers a body (`execute(request:)` with AHC's own `ResponseAccumulator`, the body gathered
+    /// on the event loop and handed over once, no client deadline), and decodes the list.
+    func listUsersViaDelegate() async throws -> [User] {
+        var headerFields = HTTPHeaders()
+        for header in headers { headerFields.add(name: header.name, value: header.value) }
+        headerFields.add(name: "User-Agent", value: "ECNetworking")
+        let request = try HTTPClient.Request(
+            url: baseURL.appendingPathComponent(UsersFixture.path), method: .GET, headers: headerFields)
+        let response = try await client.execute(request: request).get()
+        guard response.status == .ok else { throw BenchmarkError.unexpectedStatus(Int(response.status.code)) }
+        return try decoder.decode([User].self, from: Data((response.body ?? ByteBuffer()).readableBytesView))
+    }
+
     /// Downloads a generated body of `byteCount` bytes into `destination`, writing each buffer as
     /// it arrives (async-http-client reads no further ahead than this loop), and returns the
     /// number of bytes written.
@@ -55,6 +70,22 @@ struct RawAsyncHTTPClient: Sendable {
         return written
     }
 
+    /// Uploads the file at `source` (`byteCount` bytes, sent with its length) by `PUT`, reading it
+    /// in 64 KiB chunks as the connection takes them, and returns the byte count the server says
+    /// it received.
+    func upload(_ source: URL, byteCount: Int) async throws -> Int {
+        var request = HTTPClientRequest(url: UploadSink.url(baseURL: baseURL).absoluteString)
+        request.method = .PUT
+        for header in headers { request.headers.add(name: header.name, value: header.value) }
+        request.headers.add(name: "User-Agent", value: "ECNetworking")
+        request.headers.add(name: "Content-Type", value: "application/octet-stream")
+        request.body = .stream(FileBuffers(url: source), length: .known(Int64(byteCount)))
+        let response = try await client.execute(request, deadline: .now() + .seconds(60))
+        guard response.status == .ok else { throw BenchmarkError.unexpectedStatus(Int(response.status.code)) }
+        let body = try await response.body.collect(upTo: 64)
+        return UploadSink.receivedCount(in: Data(body.readableBytesView)) ?? -1
+    }
+
     /// Sends `GET url` with the headers and returns the response once its head has arrived with
     /// status 200. The deadline covers the head only, as in the library's transport.
     private func get(_ url: URL) async throws -> HTTPClientResponse {
@@ -66,5 +97,36 @@ struct RawAsyncHTTPClient: Sendable {
         let response = try await client.execute(request, deadline: .now() + .seconds(60))
         guard response.status == .ok else { throw BenchmarkError.unexpectedStatus(Int(response.status.code)) }
         return response
+    }
+}
+
+/// A file's bytes as 64 KiB `ByteBuffer`s, read as they are asked for.
+private struct FileBuffers: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+
+    /// The file.
+    let url: URL
+
+    func makeAsyncIterator() -> Iterator {
+        Iterator(url: url)
+    }
+
+    /// Opens the file at the first read and closes it at its end.
+    struct Iterator: AsyncIteratorProtocol {
+        let url: URL
+        var handle: FileHandle?
+
+        init(url: URL) {
+            self.url = url
+        }
+
+        mutating func next() async throws -> ByteBuffer? {
+            if handle == nil { handle = try FileHandle(forReadingFrom: url) }
+            guard let data = try handle?.read(upToCount: 65_536), !data.isEmpty else {
+                try handle?.close()
+                return nil
+            }
+            return ByteBuffer(bytes: data)
+        }
     }
 }

@@ -2,8 +2,8 @@ import AsyncHTTPClient
 import ECNetworking
 import Foundation
 
-/// A client that takes a generated body from the loopback server by one ``TransferMethod`` and
-/// checks that every byte arrived (and, for a file, is on disk); the file is removed afterwards.
+/// A client that moves a body to or from the loopback server by one ``TransferMethod`` and checks
+/// that every byte arrived (and, for a download, is on disk); the file is removed afterwards.
 struct TransferClient: Sendable {
     /// How it takes the body.
     let method: TransferMethod
@@ -29,6 +29,17 @@ struct TransferClient: Sendable {
         self.method = method
         let headers = BenchmarkActions.headers(forActionCount: Self.actionCount)
         switch (method.kind, method.usesAsyncHTTPClient) {
+        case (.rawUpload, false):
+            let raw = RawURLSessionUpload(baseURL: baseURL, headers: headers)
+            transfer = { byteCount, _ in try await raw.upload(UploadSource.prepare(byteCount: byteCount)) }
+            shutdownClients = {}
+        case (.rawUpload, true):
+            let client = RawAsyncHTTPClient.makeClient(maximumConnectionsPerHost: Self.connectionsPerHost)
+            let raw = RawAsyncHTTPClient(client: client, baseURL: baseURL, headers: headers)
+            transfer = { byteCount, _ in
+                try await raw.upload(UploadSource.prepare(byteCount: byteCount), byteCount: byteCount)
+            }
+            shutdownClients = { try? await client.shutdown() }
         case (.raw, false):
             let raw = RawURLSessionDownload(baseURL: baseURL, headers: headers)
             transfer = { try await raw.download(byteCount: $0, to: $1) }
@@ -71,7 +82,12 @@ struct TransferClient: Sendable {
     /// Takes a smaller body (a quarter of `byteCount`, at most 16 MiB), so that the sessions,
     /// connections, threads and allocator pools exist before a measured transfer of `byteCount`.
     func warmUp(before byteCount: Int) async throws {
-        try await run(byteCount: min(byteCount / 4, 16 * 1_048_576))
+        try await run(byteCount: Self.warmUpByteCount(before: byteCount))
+    }
+
+    /// The length of the warm-up transfer before one of `byteCount` bytes.
+    static func warmUpByteCount(before byteCount: Int) -> Int {
+        min(byteCount / 4, 16 * 1_048_576)
     }
 
     /// Shuts down the client's async-http-client, if it has one.
@@ -90,6 +106,20 @@ struct TransferClient: Sendable {
     private static func libraryTransfer(
         _ network: URLSessionNetwork, kind: TransferMethod.Kind
     ) -> @Sendable (Int, URL) async throws -> Int {
+        if kind.isUpload {
+            return { byteCount, _ in
+                let body: UploadRequest.Body =
+                    switch kind {
+                    case .uploadStream: .stream(byteCount: byteCount)
+                    case .uploadForm: .form(try UploadSource.prepare(byteCount: byteCount))
+                    default: .file(try UploadSource.prepare(byteCount: byteCount))
+                    }
+                let received = UploadSink.receivedCount(in: try await network.send(UploadRequest(body: body))) ?? -1
+                // A form's body is its part plus the boundaries and the part's headers, under 1 KiB.
+                guard kind == .uploadForm else { return received }
+                return (byteCount..<byteCount + 1_024).contains(received) ? byteCount : received
+            }
+        }
         guard kind == .download else {
             return { byteCount, _ in
                 let stream = try await network.stream(GeneratedBodyRequest(byteCount: byteCount))

@@ -1,5 +1,6 @@
-/// One way of taking a large body from the loopback server, as the transfer scenario measures it:
-/// raw or through the library, over URLSession or async-http-client, to a file or as a stream.
+/// One way of moving a large body to or from the loopback server, as the transfer scenario
+/// measures it: raw or through the library, over URLSession or async-http-client; down to a file
+/// or as a stream, up from a file, a stream or a form.
 enum TransferMethod: String, CaseIterable, Codable, Sendable {
     /// A plain `URLSession` data task whose delegate writes each chunk to a file.
     case urlSessionRaw = "urlsession-raw"
@@ -17,6 +18,22 @@ enum TransferMethod: String, CaseIterable, Codable, Sendable {
     case asyncHTTPClientStream = "ahc-stream"
     /// The same, read no faster than ``Kind/pacedStream``'s rate.
     case asyncHTTPClientPacedStream = "ahc-paced-stream"
+    /// A plain `URLSession` upload task from a file.
+    case urlSessionRawUpload = "urlsession-raw-upload"
+    /// `Network.send` of a `.file(at:)` body over `URLSessionTransport`.
+    case urlSessionUploadFile = "urlsession-upload-file"
+    /// `Network.send` of a `.multipart` form with the file as its part, over `URLSessionTransport`.
+    /// (A one-shot `.stream` body is not measured over URLSession: the transport gathers it, up to
+    /// 32 MiB, since a `URLSession` takes bytes or an `InputStream`.)
+    case urlSessionUploadForm = "urlsession-upload-form"
+    /// One `HTTPClient` sending the file in 64 KiB buffers, with its length.
+    case asyncHTTPClientRawUpload = "ahc-raw-upload"
+    /// `Network.send` of a `.file(at:)` body over `AsyncHTTPClientTransport`.
+    case asyncHTTPClientUploadFile = "ahc-upload-file"
+    /// `Network.send` of a `.stream` body of generated chunks, with its length, over `AsyncHTTPClientTransport`.
+    case asyncHTTPClientUploadStream = "ahc-upload-stream"
+    /// `Network.send` of a `.multipart` form with the file as its part, over `AsyncHTTPClientTransport`.
+    case asyncHTTPClientUploadForm = "ahc-upload-form"
 
     /// What the client does with the body.
     enum Kind: Sendable {
@@ -31,8 +48,20 @@ enum TransferMethod: String, CaseIterable, Codable, Sendable {
         /// set aside on disk) keeps the unread ones out of memory.
         case pacedStream
 
+        /// Uploads the file by hand, on the transport's own API.
+        case rawUpload
+        /// Uploads the file as a `.file(at:)` body.
+        case uploadFile
+        /// Uploads generated chunks as a `.stream` body.
+        case uploadStream
+        /// Uploads the file as the one part of a `.multipart` form.
+        case uploadForm
+
         /// The paced reader's rate: 32 MiB/s, a tenth of what URLSession reaches on loopback here.
         static let pacedBytesPerSecond = 32 * 1_048_576
+
+        /// Whether the body goes to the server rather than from it.
+        var isUpload: Bool { [.rawUpload, .uploadFile, .uploadStream, .uploadForm].contains(self) }
     }
 
     /// What the client does with the body.
@@ -42,13 +71,16 @@ enum TransferMethod: String, CaseIterable, Codable, Sendable {
         case .urlSessionDownload, .asyncHTTPClientDownload: .download
         case .urlSessionStream, .asyncHTTPClientStream: .stream
         case .urlSessionPacedStream, .asyncHTTPClientPacedStream: .pacedStream
+        case .urlSessionRawUpload, .asyncHTTPClientRawUpload: .rawUpload
+        case .urlSessionUploadFile, .asyncHTTPClientUploadFile: .uploadFile
+        case .asyncHTTPClientUploadStream: .uploadStream
+        case .urlSessionUploadForm, .asyncHTTPClientUploadForm: .uploadForm
         }
     }
 
     /// Whether it goes over async-http-client rather than URLSession.
     var usesAsyncHTTPClient: Bool {
-        [.asyncHTTPClientRaw, .asyncHTTPClientDownload, .asyncHTTPClientStream, .asyncHTTPClientPacedStream]
-            .contains(self)
+        rawValue.hasPrefix("ahc-")
     }
 
     /// How the report names it.
@@ -61,6 +93,11 @@ enum TransferMethod: String, CaseIterable, Codable, Sendable {
         case .stream: "ECNetworking stream, \(transport)Transport"
         case .pacedStream:
             "ECNetworking stream read at \(Kind.pacedBytesPerSecond / 1_048_576) MiB/s, \(transport)Transport"
+        case .rawUpload where usesAsyncHTTPClient: "raw AsyncHTTPClient, upload from a file"
+        case .rawUpload: "raw URLSession, upload task from a file"
+        case .uploadFile: "ECNetworking upload of a file, \(transport)Transport"
+        case .uploadStream: "ECNetworking upload of a stream, \(transport)Transport"
+        case .uploadForm: "ECNetworking upload of a multipart form, \(transport)Transport"
         }
     }
 
@@ -73,6 +110,10 @@ enum TransferMethod: String, CaseIterable, Codable, Sendable {
             case .download: "download"
             case .stream: "stream"
             case .pacedStream: "paced_stream"
+            case .rawUpload: "raw_upload"
+            case .uploadFile: "upload_file"
+            case .uploadStream: "upload_stream"
+            case .uploadForm: "upload_form"
             }
         return usesAsyncHTTPClient ? "ahc_" + name : name
     }

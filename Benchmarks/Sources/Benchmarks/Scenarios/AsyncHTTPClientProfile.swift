@@ -27,7 +27,7 @@ struct AsyncHTTPClientProfile {
         do {
             let clients = AsyncHTTPClientScenario.makeClients(
                 server.baseURL, rawClient: rawClient, transport: transport, timeout: timeout)
-            let client = clients[library ? 1 : 0]
+            let client = clients.first { $0.key == (library ? "library" : "raw") }!
             _ = try await LoadRunner.run(count: 500, concurrency: concurrency, client.call)
             result = .success(try await LoadRunner.run(count: iterations, concurrency: concurrency, client.call))
         } catch {

@@ -37,6 +37,18 @@ struct PipelineFigures: Sendable {
         Self.medianDifference(roundWallNanoseconds, baseline.roundWallNanoseconds)
     }
 
+    /// This variant's CPU time per send divided by `baseline`'s, round by round, and the median
+    /// of those ratios: the headline figure, since a ratio of two loops timed within the same
+    /// second holds from one machine to the next where nanoseconds move 2–3×.
+    func ratio(over baseline: PipelineFigures) -> Double {
+        Statistics.median(roundRatios(over: baseline))
+    }
+
+    /// The ratio of CPU time per send to `baseline`'s in each round, in round order.
+    func roundRatios(over baseline: PipelineFigures) -> [Double] {
+        zip(roundNanoseconds, baseline.roundNanoseconds).map { $0 / $1 }
+    }
+
     /// The median of `figures` minus `baseline`, round by round.
     private static func medianDifference(_ figures: [Double], _ baseline: [Double]) -> Double {
         Statistics.median(zip(figures, baseline).map { $0 - $1 })

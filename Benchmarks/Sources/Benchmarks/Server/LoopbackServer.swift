@@ -11,21 +11,33 @@ import ServiceLifecycle
 /// The body is encoded once into a `ByteBuffer` and handed out as is, so the server does as little
 /// as it can per request: what is left is the floor both clients share.
 ///
-/// The server runs on event loops of its own, not on NIO's shared ones that async-http-client's
-/// clients use: there, a connection whose two ends happened to land on the same loop was served
-/// without waking another thread, and each client's figures depended on where its connections
-/// landed (from one run to the next, a sequential client was up to 40 % faster or slower).
+/// By default the server runs on event loops of its own, not on NIO's shared ones that
+/// async-http-client's clients use: there, a connection whose two ends happened to land on the
+/// same loop was served without waking another thread, and each client's figures depended on where
+/// its connections landed (from one run to the next, a sequential client was up to 40 % faster or
+/// slower). The `ahc` scenario measures both topologies.
 final class LoopbackServer: Sendable {
+    /// Which event loops the server runs on.
+    enum Topology: String, Sendable, CaseIterable {
+        /// Loops of its own, as many as there are cores.
+        case ownLoops = "own_loops"
+        /// NIO's shared loops (`MultiThreadedEventLoopGroup.singleton`), the ones
+        /// async-http-client's clients use by default, as a server and a client in one process
+        /// often share them.
+        case sharedLoops = "shared_loops"
+    }
+
     /// The address to send requests to, such as `http://127.0.0.1:54321`.
     let baseURL: URL
 
     private let serviceGroup: ServiceGroup
     private let runTask: Task<Void, any Error>
-    private let eventLoops: MultiThreadedEventLoopGroup
+    /// The loops the server made for itself, shut down with it; `nil` on the shared loops.
+    private let eventLoops: MultiThreadedEventLoopGroup?
 
     private init(
         baseURL: URL, serviceGroup: ServiceGroup, runTask: Task<Void, any Error>,
-        eventLoops: MultiThreadedEventLoopGroup
+        eventLoops: MultiThreadedEventLoopGroup?
     ) {
         self.baseURL = baseURL
         self.serviceGroup = serviceGroup
@@ -34,7 +46,7 @@ final class LoopbackServer: Sendable {
     }
 
     /// Starts the server on a port the kernel picks and returns once it accepts connections.
-    static func start() async throws -> LoopbackServer {
+    static func start(topology: Topology = .ownLoops) async throws -> LoopbackServer {
         var logger = Logger(label: "benchmark-server")
         // Per-request logging would be part of what is measured; only problems are worth a line.
         logger.logLevel = .warning
@@ -49,10 +61,12 @@ final class LoopbackServer: Sendable {
             )
         }
         GeneratedBody.addRoute(to: router)
+        UploadSink.addRoute(to: router)
 
         let (boundPorts, boundPort) = AsyncStream.makeStream(of: Int?.self)
         // As many loops as NIO's shared group has, so the server alone serves as fast as before.
-        let eventLoops = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
+        let eventLoops: MultiThreadedEventLoopGroup? =
+            topology == .ownLoops ? MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount) : nil
         let application = Application(
             router: router,
             configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
@@ -61,7 +75,7 @@ final class LoopbackServer: Sendable {
                 boundPort.yield(channel.localAddress?.port)
                 boundPort.finish()
             },
-            eventLoopGroupProvider: .shared(eventLoops),
+            eventLoopGroupProvider: .shared(eventLoops ?? MultiThreadedEventLoopGroup.singleton),
             logger: logger
         )
         let serviceGroup = ServiceGroup(
@@ -75,7 +89,7 @@ final class LoopbackServer: Sendable {
         guard let port = await ports.next() ?? nil else {
             runTask.cancel()
             _ = await runTask.result
-            try? await eventLoops.shutdownGracefully()
+            try? await eventLoops?.shutdownGracefully()
             throw BenchmarkError.serverDidNotStart
         }
         return LoopbackServer(
@@ -87,6 +101,6 @@ final class LoopbackServer: Sendable {
     func stop() async {
         await serviceGroup.triggerGracefulShutdown()
         _ = await runTask.result
-        try? await eventLoops.shutdownGracefully()
+        try? await eventLoops?.shutdownGracefully()
     }
 }

@@ -48,15 +48,18 @@ enum LoadRunner {
     }
 
     /// Runs every one of `calls` in `mode`, `rounds` times, interleaved (each round runs them all
-    /// back to back), so that a disturbance of the machine falls on all of them alike. Returns
-    /// the samples of each call, in the order of `calls`.
+    /// back to back), so that a disturbance of the machine falls on all of them alike. The order
+    /// alternates (AB…, then …BA): the CPU a client leaves running on other threads, and the
+    /// machine's drift within a round, fall on each client's neighbours in turn, not always on the
+    /// same one. Returns the samples of each call, in the order of `calls`.
     static func interleaved(
         _ calls: [@Sendable () async throws -> Void], mode: LoadMode, rounds: Int
     ) async throws -> [[LoadSample]] {
         var samples = Array(repeating: [LoadSample](), count: calls.count)
-        for _ in 0..<rounds {
-            for (index, call) in calls.enumerated() {
-                samples[index].append(try await run(count: mode.count, concurrency: mode.concurrency, call))
+        for round in 0..<rounds {
+            let order = round.isMultiple(of: 2) ? Array(calls.indices) : Array(calls.indices.reversed())
+            for index in order {
+                samples[index].append(try await run(count: mode.count, concurrency: mode.concurrency, calls[index]))
             }
         }
         return samples

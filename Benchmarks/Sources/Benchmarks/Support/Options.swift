@@ -1,6 +1,6 @@
 import Foundation
 
-/// The command line: `Benchmarks [--quick] [--only NAME[,NAME…]] [--iterations N] [--actions K]
+/// The command line: `Benchmarks [--quick] [--only NAME[,NAME…]] [--repeat N] [--iterations N] [--actions K]
 /// [--concurrency N] [--no-coalescing] [--no-timeout] [--logging] [--via-tasks] [--in-process]`, and for the process
 /// of one transfer measurement, `--probe METHOD --url URL --bytes N`.
 ///
@@ -35,6 +35,9 @@ struct Options: Sendable {
     var quick = false
     /// The scenarios to run, in this order.
     var scenarios = Scenario.allCases.filter(\.isDefault)
+    /// How many times each scenario runs, each time in a fresh process; every `RESULT` is then
+    /// the median of the runs.
+    var repeatCount = 1
     /// How many sends the profiling loops make.
     var iterations = 20_000
     /// How many actions the profiling loops install.
@@ -76,6 +79,8 @@ struct Options: Sendable {
                     }
                     return scenario
                 }
+            case "--repeat":
+                repeatCount = max(1, try Self.number(after: argument, in: &remaining))
             case "--iterations":
                 iterations = try Self.number(after: argument, in: &remaining)
             case "--actions":
@@ -139,7 +144,7 @@ enum OptionsError: Error, CustomStringConvertible {
         case .missingValue(let flag): return "\(flag) needs a value"
         case .unknownScenario(let name): return "unknown scenario \"\(name)\" (known: \(names))"
         case .unknownArgument(let argument):
-            return "unknown argument \"\(argument)\"; usage: Benchmarks [--quick] [--only \(names)] "
+            return "unknown argument \"\(argument)\"; usage: Benchmarks [--quick] [--only \(names)] [--repeat N] "
                 + "[--iterations N] [--actions K] [--concurrency N] [--no-coalescing] [--no-timeout] [--logging] [--via-tasks] [--in-process]"
         }
     }

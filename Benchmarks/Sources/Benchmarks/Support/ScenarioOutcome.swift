@@ -8,6 +8,8 @@ struct ScenarioOutcome: Sendable, Codable {
         var name: String
         /// The figure, already formatted.
         var value: String
+        /// With `--repeat N`, each run's value, of which ``value`` is the median; empty otherwise.
+        var runs: [String] = []
     }
 
     /// The heading of the scenario's section.
