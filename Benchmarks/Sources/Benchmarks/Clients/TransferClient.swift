@@ -15,14 +15,14 @@ struct TransferClient: Sendable {
     /// The URLSession transport of every library client in the process, of the raw client's
     /// configuration, made once: FoundationNetworking crashes in libcurl teardown when sessions
     /// come and go (the Linux notes of the library's documentation say more).
-    private static let urlSessionTransport = URLSessionTransport(configuration: LoopbackScenario.sessionConfiguration())
+    static let urlSessionTransport = URLSessionTransport(configuration: LoopbackScenario.sessionConfiguration())
 
     /// The number of actions of each library client: as in the loopback scenarios, one that adds a
     /// header (the raw clients send it too) and one that passes the response on.
     private static let actionCount = 2
 
     /// Connections per host of both async-http-client clients: the transport's default.
-    private static let connectionsPerHost = AsyncHTTPClientTransport.Configuration().maximumConnectionsPerHost
+    static let connectionsPerHost = AsyncHTTPClientTransport.Configuration().maximumConnectionsPerHost
 
     /// A client of `method` to the server at `baseURL`; only what `method` needs is created.
     init(_ method: TransferMethod, baseURL: URL) {
@@ -96,7 +96,7 @@ struct TransferClient: Sendable {
     }
 
     /// `network` with the library clients' actions added.
-    private static func withActions(_ network: URLSessionNetwork) -> URLSessionNetwork {
+    static func withActions(_ network: URLSessionNetwork) -> URLSessionNetwork {
         for action in BenchmarkActions.make(count: actionCount) { network.add(action: action) }
         return network
     }

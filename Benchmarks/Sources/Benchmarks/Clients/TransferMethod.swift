@@ -101,8 +101,9 @@ enum TransferMethod: String, CaseIterable, Codable, Sendable {
         }
     }
 
-    /// The start of its `RESULT` names: the names (`download`, `stream`) for the library
-    /// over URLSession, `ahc_` before them over async-http-client, `raw_download` for the baselines.
+    /// The start of its `RESULT` names: `download`, `stream`, `upload` (a file), `stream_upload`,
+    /// `form_upload` for the library over URLSession, `ahc_` before them over async-http-client,
+    /// `raw_download` and `raw_upload` for the baselines.
     var resultName: String {
         let name =
             switch kind {
@@ -111,9 +112,9 @@ enum TransferMethod: String, CaseIterable, Codable, Sendable {
             case .stream: "stream"
             case .pacedStream: "paced_stream"
             case .rawUpload: "raw_upload"
-            case .uploadFile: "upload_file"
-            case .uploadStream: "upload_stream"
-            case .uploadForm: "upload_form"
+            case .uploadFile: "upload"
+            case .uploadStream: "stream_upload"
+            case .uploadForm: "form_upload"
             }
         return usesAsyncHTTPClient ? "ahc_" + name : name
     }

@@ -1,0 +1,81 @@
+import ECNetworking
+import Foundation
+
+/// The library's download of a body whose first transfer breaks half-way, and its resumption:
+/// the time it takes to finish from the break, against a whole download of the same body, over
+/// one transport. The bar: the resumption takes at most 0.6 of the whole download, since it
+/// fetches only the half that did not arrive.
+struct ResumedDownload: Sendable {
+    /// The network the downloads go through.
+    let network: URLSessionNetwork
+    /// The body's length.
+    let byteCount: Int
+
+    /// Downloads the body whole into a new file and returns how long it took.
+    func timeWholeDownload() async throws -> Duration {
+        try await withFile { file in
+            let clock = ContinuousClock()
+            let start = clock.now
+            let downloaded = try await network.download(GeneratedBodyRequest(byteCount: byteCount), to: file)
+            try check(downloaded)
+            return clock.now - start
+        }
+    }
+
+    /// Downloads the body until it breaks half-way (untimed), then resumes it and returns how long
+    /// the resumption took to finish the file.
+    func timeResumption() async throws -> Duration {
+        try await withFile { file in
+            let request = BrokenBodyRequest(byteCount: byteCount, breakingAt: byteCount / 2)
+            let resumeData: ResumeData
+            do {
+                _ = try await network.download(request, to: file)
+                throw BenchmarkError.unexpectedByteCount(
+                    expected: byteCount / 2, received: byteCount, stored: byteCount)
+            } catch DownloadError.resumable(let data, _) {
+                resumeData = data
+            }
+            let clock = ContinuousClock()
+            let start = clock.now
+            let downloaded = try await network.download(request, resumingWith: resumeData)
+            try check(downloaded)
+            // The server waits for the bytes before the break to arrive before it closes.
+            guard downloaded.resumedByteCount == Int64(byteCount / 2) else {
+                throw BenchmarkError.unexpectedByteCount(
+                    expected: byteCount / 2, received: Int(downloaded.resumedByteCount), stored: byteCount)
+            }
+            return clock.now - start
+        }
+    }
+
+    private func check(_ downloaded: DownloadedFile) throws {
+        let size = (try FileManager.default.attributesOfItem(atPath: downloaded.fileURL.path)[.size] as? NSNumber)?
+            .intValue
+        guard downloaded.response.statusCode / 100 == 2, size == byteCount else {
+            throw BenchmarkError.unexpectedByteCount(
+                expected: byteCount, received: Int(downloaded.byteCount), stored: size ?? -1)
+        }
+    }
+
+    private func withFile(_ body: (URL) async throws -> Duration) async throws -> Duration {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ecnetworking-benchmark-\(UUID().uuidString).bin")
+        defer { try? FileManager.default.removeItem(at: file) }
+        return try await body(file)
+    }
+}
+
+/// `GET /bytes/{count}/break/{offset}`: a generated body whose first transfer breaks at `offset`.
+struct BrokenBodyRequest: Request {
+    typealias Response = Data
+
+    /// The body's length.
+    let byteCount: Int
+    /// Where its first transfer breaks.
+    let breakingAt: Int
+
+    func buildRequest(with baseURL: URL) -> NetworkRequest {
+        NetworkRequest(
+            method: .get, url: GeneratedBody.url(byteCount: byteCount, breakingAt: breakingAt, baseURL: baseURL))
+    }
+}
