@@ -59,16 +59,12 @@ struct NetworkCookieTests {
     func defaultTransport() async throws {
         let server = try cookieServer()
         defer { server.stop() }
-        let alice = URLSessionNetwork(configuration: NetworkConfiguration(baseURL: server.baseURL))
-        let bob = URLSessionNetwork(configuration: NetworkConfiguration(baseURL: server.baseURL))
-        defer {
-            alice.invalidate()
-            bob.invalidate()
+        try await withTwoUsersDefaultNetworks(baseURL: server.baseURL) { alice, bob async throws in
+            _ = try await cookieSeen("login/alice", by: alice, on: server)
+            #expect(try await cookieSeen("echo", by: alice, on: server) == "sid=SC-alice")
+            #expect(try await cookieSeen("echo", by: bob, on: server) == "")
+            #expect(try await cookieSeen("echo", by: bob, on: server, cookie: "mine=bob") == "mine=bob")
         }
-        _ = try await cookieSeen("login/alice", by: alice, on: server)
-        #expect(try await cookieSeen("echo", by: alice, on: server) == "sid=SC-alice")
-        #expect(try await cookieSeen("echo", by: bob, on: server) == "")
-        #expect(try await cookieSeen("echo", by: bob, on: server, cookie: "mine=bob") == "mine=bob")
         // Nothing reached the process's shared jar, which a plain URLSession would send. (Only
         // this test's cookie is looked for: cookies ignore the port, so the shared jar may hold
         // one that a parallel test of `.system` storage put there for 127.0.0.1.)

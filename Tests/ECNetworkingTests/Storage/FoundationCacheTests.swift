@@ -72,15 +72,11 @@ struct FoundationCacheTests {
     func defaultTransport() async throws {
         let (server, counter) = try countingServer()
         defer { server.stop() }
-        let alice = URLSessionNetwork(configuration: NetworkConfiguration(baseURL: server.baseURL))
-        let bob = URLSessionNetwork(configuration: NetworkConfiguration(baseURL: server.baseURL))
-        defer {
-            alice.invalidate()
-            bob.invalidate()
-        }
         let url = server.baseURL.appendingPathComponent("profile")
-        #expect(try await body(of: url, as: "alice", through: alice) == "Bearer alice #1")
-        #expect(try await body(of: url, as: "bob", through: bob) == "Bearer bob #2")
+        try await withTwoUsersDefaultNetworks(baseURL: server.baseURL) { alice, bob async throws in
+            #expect(try await body(of: url, as: "alice", through: alice) == "Bearer alice #1")
+            #expect(try await body(of: url, as: "bob", through: bob) == "Bearer bob #2")
+        }
         #expect(counter.count == 2)
     }
 }
