@@ -60,6 +60,8 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
     /// bound. Send a large body from a file (read as it is sent), or through
     /// `AsyncHTTPClientTransport`, which sends a stream as it is produced.
     public static let maximumStreamBodySize = 32 * 1_048_576
+    /// The configuration the session runs with, as `isolated(_:)` made it (for tests).
+    var sessionConfiguration: URLSessionConfiguration { session.configuration }
     /// The transport's own limit, applied on top of each request's.
     private let maximumResponseSize: Int?
     /// Where a streamed body's spill file goes, and how large it may grow (Linux only).
