@@ -24,9 +24,10 @@ struct ResilienceTests {
             #expect(reply == FlakyReply(ok: true, attempt: 2))
             #expect(statuses == [503, 200])
             let delay = try #require(delays.count == 1 ? delays.first : nil)
-            // Retry-After is a floor the jitter never shortens; the ceiling only rules out a hang.
+            // Retry-After is a floor the jitter never shortens; the ceiling only rules out a hang
+            // (a loaded machine once took 3.8 s to wake the retry), and only one retry happened.
             #expect(delay >= .milliseconds(950))
-            #expect(delay < .seconds(3))
+            #expect(delay < .seconds(10))
         }
     }
 
