@@ -49,11 +49,10 @@ struct ResumedDownload: Sendable {
     }
 
     private func check(_ downloaded: DownloadedFile) throws {
-        let size = (try FileManager.default.attributesOfItem(atPath: downloaded.fileURL.path)[.size] as? NSNumber)?
-            .intValue
+        let size = try TransferClient.size(of: downloaded.fileURL)
         guard downloaded.response.statusCode / 100 == 2, size == byteCount else {
             throw BenchmarkError.unexpectedByteCount(
-                expected: byteCount, received: Int(downloaded.byteCount), stored: size ?? -1)
+                expected: byteCount, received: Int(downloaded.byteCount), stored: size)
         }
     }
 

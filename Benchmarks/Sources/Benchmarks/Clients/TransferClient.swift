@@ -142,7 +142,8 @@ struct TransferClient: Sendable {
         }
     }
 
-    private static func size(of file: URL) throws -> Int {
+    /// The length of `file` in bytes, -1 when the file system does not say.
+    static func size(of file: URL) throws -> Int {
         let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
         return (attributes[.size] as? NSNumber)?.intValue ?? -1
     }
