@@ -29,12 +29,18 @@ public protocol SessionTask: Sendable {
 // `HTTPNetwork(configuration:session:)`, as ELWebService's `service.session` took one.
 extension URLSession: Session {
     /// Creates a data task with a completion handler, which works on every platform
-    /// (`data(for:)` is missing on older FoundationNetworking).
+    /// (`data(for:)` is missing on older FoundationNetworking). On Linux the task is made, started
+    /// and cancelled on a dispatch queue, never on the calling thread, because FoundationNetworking
+    /// makes those calls wait for a queue a transfer can hold for seconds.
     public func dataTask(
         for request: URLRequest,
         completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
     ) -> any SessionTask {
-        dataTask(with: request, completionHandler: completion)
+        #if canImport(FoundationNetworking)
+            URLSessionTaskStarter(session: self, request: request, completion: completion)
+        #else
+            dataTask(with: request, completionHandler: completion)
+        #endif
     }
 }
 

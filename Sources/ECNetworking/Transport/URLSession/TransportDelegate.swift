@@ -41,15 +41,15 @@ final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
         exchanges.withLock { Array($0.values) }.reduce(0) { $0 + $1.bufferedBytes }
     }
 
-    /// Starts tracking `exchange`; must happen before its task is resumed, so no callback can
-    /// miss its entry.
-    func register(_ exchange: URLSessionExchange) {
-        exchanges.withLock { $0[exchange.task.taskIdentifier] = exchange }
+    /// Starts tracking `exchange`, whose task is `task`; must happen before the task is resumed,
+    /// so no callback can miss its entry.
+    func register(_ exchange: URLSessionExchange, for task: URLSessionTask) {
+        exchanges.withLock { $0[task.taskIdentifier] = exchange }
     }
 
-    /// Stops tracking `exchange`, which has ended.
-    func forget(_ exchange: URLSessionExchange) {
-        exchanges.withLock { _ = $0.removeValue(forKey: exchange.task.taskIdentifier) }
+    /// Stops tracking `task`, whose exchange has ended.
+    func forget(_ task: URLSessionTask) {
+        exchanges.withLock { _ = $0.removeValue(forKey: task.taskIdentifier) }
     }
 
     /// Runs `work` (a task method) on the control queue, off the session's own queue.
@@ -87,7 +87,7 @@ final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
             // body), so this is the only place the limit is enforced; stopping here frees the
             // connection instead of downloading the rest. Until the cancellation takes effect, the
             // chunks still arriving find no entry and are dropped at once.
-            forget(exchange)
+            forget(dataTask)
             control { dataTask.cancel() }
         }
     }

@@ -7,11 +7,17 @@ import Foundation
 /// One request on a ``URLSessionTransport``'s session: it hands the head to the sender, then the
 /// body chunk by chunk to its reader through a bounded buffer, and ends exactly once.
 ///
+/// The session's task is made and started on the transport's serial control queue, never on the
+/// sender's thread: FoundationNetworking's task creation and `resume()` wait for the session's
+/// own queue, which a transfer can hold for seconds (libcurl inflating a large compressed body
+/// runs there), and a Swift task that waited there would hold one of the concurrency runtime's
+/// threads (two on a 2-core machine), stalling every task of the process.
+///
 /// Backpressure: when the reader falls more than ``highWaterMark`` bytes behind, the data task is
 /// suspended, and it is resumed once the reader has drained the buffer to ``lowWaterMark``.
-/// Suspending, resuming and cancelling the task go to the transport's serial control queue, in
-/// the order they were decided, because the session's delegate calls come from its own queue,
-/// which those task methods wait for (see ``TransportDelegate``).
+/// Suspending, resuming and cancelling the task go to the same control queue, in the order they
+/// were decided, because the session's delegate calls come from its own queue, which those task
+/// methods wait for (see ``TransportDelegate``).
 ///
 /// Not on Linux: FoundationNetworking's `suspend()` cannot pause a transfer in progress. It takes
 /// libcurl's handle off the session (which halts the transfer, and adding it back starts it again),
@@ -53,6 +59,8 @@ final class URLSessionExchange: SessionTask {
     >
 
     private struct State {
+        /// The session's task, once the control queue has made it (see ``start()``).
+        var task: URLSessionDataTask?
         var head = HeadHandoff()
         /// Chunks received and not yet read.
         var chunks = ChunkQueue()
@@ -88,7 +96,8 @@ final class URLSessionExchange: SessionTask {
     /// The error of a spill file the disk refused to create or to write.
     private static let spillError = NetworkError.transport(URLError(.cannotCreateFile))
 
-    let task: URLSessionDataTask
+    /// Makes the session's task, on the control queue; `nil` once the transport is invalidated.
+    private let makeTask: @Sendable () -> URLSessionDataTask?
     private let limit: Int?
     /// Where a spill file goes and how large it may grow (Linux only, see the type's comment).
     private let spillSettings: SpillFile.Settings
@@ -102,11 +111,11 @@ final class URLSessionExchange: SessionTask {
     let uploadLength: Int64?
 
     init(
-        task: URLSessionDataTask, limit: Int?, delegate: TransportDelegate, delivery: Delivery,
-        spillSettings: SpillFile.Settings = .default, uploadProgress: TransferProgressHandler? = nil,
-        uploadLength: Int? = nil
+        makingTask makeTask: @escaping @Sendable () -> URLSessionDataTask?, limit: Int?, delegate: TransportDelegate,
+        delivery: Delivery, spillSettings: SpillFile.Settings = .default,
+        uploadProgress: TransferProgressHandler? = nil, uploadLength: Int? = nil
     ) {
-        self.task = task
+        self.makeTask = makeTask
         self.limit = limit
         self.spillSettings = spillSettings
         self.delegate = delegate
@@ -121,12 +130,38 @@ final class URLSessionExchange: SessionTask {
         return false
     }
 
+    /// Makes the session's task and starts it, on the control queue (see the type's comment); an
+    /// exchange that ended first (it was cancelled) sends nothing, and one whose transport was
+    /// invalidated ends with ``NetworkError/invalidated``.
+    private func start() {
+        delegate.control { [self] in
+            guard state.withLock({ $0.ending == nil }) else { return }
+            guard let task = makeTask() else {
+                end(with: .failure(NetworkError.invalidated))?.resume(with: NetworkError.invalidated)
+                return
+            }
+            // Registered before it is attached, so that an exchange that ends from now on finds the
+            // entry to remove; one that ended meanwhile leaves the task to be cancelled here.
+            delegate.register(self, for: task)
+            let isAttached = state.withLock { state -> Bool in
+                guard state.ending == nil else { return false }
+                state.task = task
+                return true
+            }
+            if isAttached {
+                task.resume()
+            } else {
+                delegate.forget(task)
+                task.cancel()
+            }
+        }
+    }
+
     // MARK: - Gathered
 
-    /// Starts a gathered exchange; it must not be called on the session's own queue (see
-    /// ``TransportDelegate``).
+    /// Starts a gathered exchange.
     func resume() {
-        task.resume()
+        start()
     }
 
     /// Ends a gathered exchange with ``NetworkError/cancelled`` and drops its transfer.
@@ -146,7 +181,7 @@ final class URLSessionExchange: SessionTask {
             // handoff, under its lock, and taken here on this thread. Started from inside, a fast
             // head could resume the continuation before this task has suspended, a handover that
             // ThreadSanitizer cannot see.
-            if !Task.isCancelled { task.resume() }
+            if !Task.isCancelled { start() }
             // Unchecked: the head handoff resumes it once, under the lock.
             return try await withUnsafeThrowingContinuation { continuation in
                 if let early = state.withLock({ $0.head.wait(continuation) }) {
@@ -162,22 +197,23 @@ final class URLSessionExchange: SessionTask {
     fileprivate func nextChunk() async throws -> Data? {
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
-                let (result, resumesTask) = state.withLock { state -> (Result<Data?, any Error>?, Bool) in
+                let (result, suspended) = state.withLock {
+                    state -> (Result<Data?, any Error>?, URLSessionDataTask?) in
                     if state.hasPendingChunk {
                         let chunk = state.takePending()
                         let resumes = state.isSuspended && state.chunks.byteCount <= Self.lowWaterMark
                         if resumes { state.isSuspended = false }
-                        return (chunk.map { $0 }, resumes)
+                        return (chunk.map { $0 }, resumes ? state.task : nil)
                     }
                     switch state.ending {
-                    case .success?: return (.success(nil), false)
-                    case .failure(let error)?: return (.failure(error), false)
+                    case .success?: return (.success(nil), nil)
+                    case .failure(let error)?: return (.failure(error), nil)
                     case nil:
                         state.reader = continuation
-                        return (nil, false)
+                        return (nil, nil)
                     }
                 }
-                if resumesTask { delegate.control { self.task.resume() } }
+                if let suspended { delegate.control { suspended.resume() } }
                 if let result { continuation.resume(with: result) }
             }
         } onCancel: {
@@ -197,8 +233,11 @@ final class URLSessionExchange: SessionTask {
             }
             return
         }
-        delegate.forget(self)
-        delegate.control { self.task.cancel() }
+        // Without a task yet, the control queue has not made it, and will not start it.
+        if let task = state.withLock({ $0.task }) {
+            delegate.forget(task)
+            delegate.control { task.cancel() }
+        }
         waiters.resume(with: error)
     }
 

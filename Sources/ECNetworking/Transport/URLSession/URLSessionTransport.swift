@@ -140,14 +140,10 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
     /// ``invalidate()`` it fails with ``NetworkError/invalidated`` without reaching the session.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
         let urlRequest = try await URLRequest.sending(request, readsFileItself: true)
-        guard
-            let exchange = exchange(
-                for: urlRequest, body: request.body, limit: limit(of: request), delivery: .streamed,
-                uploadProgress: request.uploadProgress, uploadLength: request.body?.length)
-        else {
-            throw NetworkError.invalidated
-        }
-        return try await exchange.head()
+        return try await exchange(
+            for: urlRequest, body: request.body, limit: limit(of: request), delivery: .streamed,
+            uploadProgress: request.uploadProgress, uploadLength: request.body?.length
+        ).head()
     }
 
     /// The largest body `request` may have: its own limit or the transport's, whichever is smaller.
@@ -159,32 +155,32 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
         }
     }
 
-    /// A new exchange for `urlRequest`, registered with the delegate; `nil` once invalidated.
+    /// A new exchange for `urlRequest`, whose task the control queue makes when it starts.
     private func exchange(
         for urlRequest: URLRequest, body: TransportRequestBody?, limit: Int?, delivery: URLSessionExchange.Delivery,
         uploadProgress: TransferProgressHandler? = nil, uploadLength: Int? = nil
-    ) -> URLSessionExchange? {
-        // Creating the task under the same lock that `invalidate()` takes means a task is either
-        // created before the session is invalidated or not at all: creating one in an invalidated
-        // session stops the process on Linux.
-        invalidated.withLock { invalidated -> URLSessionExchange? in
-            guard !invalidated else { return nil }
-            let exchange = URLSessionExchange(
-                task: task(for: urlRequest, body: body), limit: limit, delegate: delegate, delivery: delivery,
-                spillSettings: spillSettings, uploadProgress: uploadProgress, uploadLength: uploadLength)
-            delegate.register(exchange)
-            return exchange
-        }
+    ) -> URLSessionExchange {
+        let file: URL? = if case .file(let url)? = body?.source { url } else { nil }
+        return URLSessionExchange(
+            makingTask: { [self] in task(for: urlRequest, file: file) }, limit: limit, delegate: delegate,
+            delivery: delivery, spillSettings: spillSettings, uploadProgress: uploadProgress,
+            uploadLength: uploadLength)
     }
 
-    /// The session's task for `urlRequest`. A file body, which the request was built without
-    /// (`readsFileItself`), goes to an upload task that reads the file itself and sends it with
-    /// its `Content-Length` on every platform, where FoundationNetworking sends a body read from a
-    /// stream chunked, and many upload endpoints (S3's pre-signed PUTs among them) answer that
-    /// with 411.
-    private func task(for urlRequest: URLRequest, body: TransportRequestBody?) -> URLSessionDataTask {
-        guard case .file(let url)? = body?.source else { return session.dataTask(with: urlRequest) }
-        return session.uploadTask(with: urlRequest, fromFile: url)
+    /// The session's task for `urlRequest`, or `nil` once the transport is invalidated. A `file`
+    /// body, which the request was built without (`readsFileItself`), goes to an upload task that
+    /// reads the file itself and sends it with its `Content-Length` on every platform, where
+    /// FoundationNetworking sends a body read from a stream chunked, and many upload endpoints
+    /// (S3's pre-signed PUTs among them) answer that with 411.
+    private func task(for urlRequest: URLRequest, file: URL?) -> URLSessionDataTask? {
+        // Made under the same lock that `invalidate()` takes, so a task is either made before the
+        // session is invalidated or not at all: making one in an invalidated session stops the
+        // process on Linux.
+        invalidated.withLock { invalidated -> URLSessionDataTask? in
+            guard !invalidated else { return nil }
+            guard let file else { return session.dataTask(with: urlRequest) }
+            return session.uploadTask(with: urlRequest, fromFile: file)
+        }
     }
 
     /// Creates a task, not yet resumed, whose `completion` is called exactly once: with the body
@@ -218,9 +214,7 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
         }
         let limit = limit(of: request)
         return URLRequest.gatheringTask(for: request, reportingTo: call, readsFileItself: true) { urlRequest in
-            let task: (any SessionTask)? = exchange(
-                for: urlRequest, body: request.body, limit: limit, delivery: delivery)
-            return task ?? FailedSessionTask(error: NetworkError.invalidated, reportingTo: call)
+            exchange(for: urlRequest, body: request.body, limit: limit, delivery: delivery)
         }
     }
 
