@@ -148,6 +148,10 @@ struct ReadmeActionsTests {
         let baseURL = URL(string: "https://api.example.com")!
         let network = URLSessionNetwork(configuration: NetworkConfiguration(baseURL: baseURL), session: session)
         let outcome = Log<String>()
+        // The two sends cancelled below are still on the wire when cancelled: a mock answers at
+        // once, and a send can end before the line after `Task {}` runs.
+        let slow = MockResponse(jsonObject: [["id": 1, "name": "Ada"]], delay: .seconds(30))
+        session.stub(.path("/users"), with: [slow, slow])
 
         let task = Task { try await network.send(ListUsersRequest(online: true)) }
         task.cancel()  // the send ends with NetworkError.cancelled, wherever it was
@@ -169,5 +173,6 @@ struct ReadmeActionsTests {
         let deadline = ContinuousClock.now + .seconds(5)
         while outcome.all.isEmpty && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
         #expect(outcome.all.count == 1)
+        #expect(outcome.all.first?.contains("cancelled") == true, "\(outcome.all)")
     }
 }

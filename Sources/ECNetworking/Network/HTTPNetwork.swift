@@ -146,6 +146,8 @@ public final class HTTPNetwork: Network, ActiveSendTracking {
             let decodingStart = context.transportEnd == nil ? SendClock.now : nil
             let value = try decode(request, from: response)
             context.endDecoding(startedAt: decodingStart)
+            // Cancelled while its answer was decoded: the caller asked for cancellation, and gets it.
+            if context.isCancelled { throw NetworkError.cancelled }
             return value
         }
     }

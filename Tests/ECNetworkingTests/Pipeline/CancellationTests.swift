@@ -45,6 +45,33 @@ struct CancellationTests {
         try await waitUntil { session.cancelledRequestCount == 1 }
     }
 
+    @Test("cancelling while the answer is decoded ends the send with cancelled, for a typed and a raw send")
+    func cancelWhileDecoding() async throws {
+        let session = MockSession()
+        session.stub(with: MockResponse(json: [User]()))
+        let network = makeNetwork(session: session)
+        let decoding = Counter()
+        let task = Task { try await network.send(SlowlyDecoded(started: decoding)) }
+        try await waitUntil { decoding.count == 1 }
+        task.cancel()
+        await expectCancelled(task)
+
+        // A raw send has no decoding: its last step is the completed actions.
+        let completing = Counter()
+        network.add(
+            action: Completed { _, response in
+                completing.increment()
+                // Holds the send, without waking on cancellation, until the test has cancelled it.
+                let deadline = ContinuousClock.now + .seconds(5)
+                while !Task.isCancelled && ContinuousClock.now < deadline { usleep(1_000) }
+                return .proceed(response)
+            })
+        let raw = Task { try await network.send(NetworkRequest(url: testBaseURL.appendingPathComponent("raw"))) }
+        try await waitUntil { completing.count == 1 }
+        raw.cancel()
+        await expectCancelled(raw)
+    }
+
     @Test("cancelling while an async action waits ends the send")
     func cancelInAsyncAction() async throws {
         let session = MockSession()
@@ -135,5 +162,22 @@ struct CancellationTests {
         try await waitUntil { !calls.all.isEmpty }
         try await Task.sleep(for: .milliseconds(50))
         #expect(calls.all == ["cancelled"])
+    }
+}
+
+/// A request whose decoding takes until its task is cancelled (or 5 s), so a test can cancel the
+/// send while it decodes.
+private struct SlowlyDecoded: Request {
+    let started: Counter
+
+    func buildRequest(with baseURL: URL) -> NetworkRequest {
+        NetworkRequest(url: baseURL.appendingPathComponent("users"))
+    }
+
+    func response(from response: NetworkResponse, with decoder: JSONDecoder) throws -> Int {
+        started.increment()
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !Task.isCancelled && ContinuousClock.now < deadline { usleep(1_000) }
+        return 1
     }
 }
