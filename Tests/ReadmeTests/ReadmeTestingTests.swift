@@ -1,6 +1,7 @@
 import ECNetworking
 import ECNetworkingTesting
 import Foundation
+import TestSupport
 import Testing
 
 // The README's "Testing" snippets, verbatim.
@@ -26,5 +27,34 @@ struct ReadmeTestingTests {
         }
 
         #expect(received == 100_000)
+    }
+}
+
+@Suite("README: recording a session as HAR and replaying it")
+struct ReadmeArchiveTests {
+    @Test("a session recorded against a server replays through FakeNetwork once the server is gone")
+    func recordAndReplay() async throws {
+        let server = try LoopbackHTTPServer { _ in
+            .response(
+                status: 200, headers: ["Content-Type": "application/json"],
+                body: Data(#"[{"id":1,"name":"Ada"}]"#.utf8))
+        }
+        var configuration = NetworkConfiguration(baseURL: server.baseURL)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readme-har-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let archiveFile = folder.appendingPathComponent("users.har")
+
+        let recorder = HTTPArchiveRecorder()
+        configuration.archiveRecorder = recorder
+        let network = URLSessionNetwork(configuration: configuration)
+        _ = try await network.send(ListUsersRequest(online: true))
+        try await recorder.write(to: archiveFile)
+
+        server.stop()
+        let replay = try FakeNetwork(replaying: HTTPArchive(contentsOf: archiveFile), configuration: configuration)
+        let users = try await replay.send(ListUsersRequest(online: true))
+        #expect(users.map(\.name) == ["Ada"])
+        #expect(server.requests.count == 1, "the replay reached the server")
     }
 }

@@ -6,8 +6,8 @@ import Foundation
 /// Built once per configuration, since it normalizes the names; ``forDescriptions`` serves
 /// descriptions. A class, shared rather than copied: it holds nine arrays of names, and the
 /// redirect rules every attempt reads carry one.
-final class Redaction: Sendable {
-    static let placeholder = "<redacted>"
+package final class Redaction: Sendable {
+    package static let placeholder = "<redacted>"
     /// The placeholder percent-encoded, where the text must stay a valid URL.
     static let urlPlaceholder = "%3Credacted%3E"
 
@@ -18,7 +18,7 @@ final class Redaction: Sendable {
     /// The redaction of ``SensitiveData/default``, for storage keys, which have no configuration.
     static let `default` = Redaction(.default)
 
-    init(_ sensitiveData: SensitiveData) {
+    package init(_ sensitiveData: SensitiveData) {
         headers = sensitiveData.headerNames
         queryParameters = sensitiveData.queryParameterNames
         bodyFields = sensitiveData.bodyFieldNames
@@ -43,7 +43,7 @@ final class Redaction: Sendable {
     ///
     /// Built as text: `URLComponents` stops the process when given a query with `<` or `>`, and
     /// this line is for people and shells, not for sending.
-    func url(_ url: URL, placeholder: String = Redaction.placeholder) -> String {
+    package func url(_ url: URL, placeholder: String = Redaction.placeholder) -> String {
         urlText(url.absoluteString, placeholder: placeholder)
     }
 
@@ -81,7 +81,7 @@ final class Redaction: Sendable {
 
     /// The body with the values of sensitive fields replaced, for form bodies and for JSON
     /// bodies (by content type, or a body that starts with `{` or `[`); any other body as it is.
-    func body(_ data: Data, contentType: String?) -> Data {
+    package func body(_ data: Data, contentType: String?) -> Data {
         guard !bodyFields.isEmpty, !data.isEmpty else { return data }
         let type = contentType ?? ""
         if Self.contains(type, lowercased: "x-www-form-urlencoded") {

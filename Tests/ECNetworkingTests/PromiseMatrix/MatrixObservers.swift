@@ -11,10 +11,11 @@ import Testing
 #endif
 
 /// Everything a cell of the promise matrix can see of a send besides its result: the log lines
-/// (with cURL lines and body previews), the metrics hook's calls, the failure actions' calls, and
-/// with the traits on, the spans and the swift-metrics dimensions.
+/// (with cURL lines and body previews), the metrics hook's calls, the failure actions' calls, the
+/// HAR archive a recorder keeps, and with the traits on, the spans and the swift-metrics dimensions.
 final class MatrixObservers: Sendable {
     let logLines = Log<String>()
+    let archive = HTTPArchiveRecorder()
     let metrics = Log<RequestMetrics>()
     let failures = Log<String>()
     #if Tracing
@@ -35,6 +36,7 @@ final class MatrixObservers: Sendable {
             minimumLevel: .debug)
         let metrics = metrics
         configuration.metricsHandler = { metrics.append($0) }
+        configuration.archiveRecorder = archive
         #if Tracing
             configuration.tracer = tracer
         #endif
@@ -49,10 +51,11 @@ final class MatrixObservers: Sendable {
     }
 
     /// Everything observed, as text to search: log lines, the metrics hook's values (described and
-    /// dumped), the failure actions' errors, span names, attributes, events and errors, and metric
-    /// labels and dimensions.
+    /// dumped), the failure actions' errors, the HAR archive, span names, attributes, events and
+    /// errors, and metric labels and dimensions.
     var everything: String {
         var text = logLines.all.joined(separator: "\n")
+        text += "\n" + String(decoding: (try? archive.archive.encoded()) ?? Data(), as: UTF8.self)
         for value in metrics.all {
             text += "\n\(value)\n\(String(reflecting: value))\n"
             dump(value, to: &text)

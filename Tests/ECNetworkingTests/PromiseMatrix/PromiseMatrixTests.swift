@@ -39,7 +39,7 @@ struct PromiseMatrixTests {
     }
 
     @Test(
-        "no planted secret shows in a log or cURL line, the metrics hook, a failure action, a span, a metric dimension or an error",
+        "no planted secret shows in a log or cURL line, the metrics hook, a failure action, a span, a metric dimension, a HAR archive or an error",
         arguments: SendWay.allCases, TransportKind.allCases)
     func noSecretShows(way: SendWay, kind: TransportKind) async throws {
         let server = try MatrixServer()
@@ -54,8 +54,11 @@ struct PromiseMatrixTests {
             #expect(
                 MatrixSecrets.shown(in: seen).isEmpty,
                 "\(way) to /\(route.rawValue) showed \(MatrixSecrets.shown(in: seen))")
-            // The check can fail: the log did show the request, with its (redacted) credentials.
+            // The check can fail: the log did show the request, with its (redacted) credentials, and
+            // so did the HAR archive.
             #expect(seen.contains("Authorization"), "\(way) to /\(route.rawValue) logged no request")
+            let archived = String(decoding: try observers.archive.archive.encoded(), as: UTF8.self)
+            #expect(archived.contains("Authorization"), "\(way) to /\(route.rawValue) recorded no request")
         }
     }
 

@@ -1,0 +1,97 @@
+import Foundation
+
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
+
+/// The few system calls the library makes itself for the files it writes (a disk store's entries,
+/// a recorded archive), named apart from the calls they wrap so that `write` and `rename` resolve
+/// to the system's functions.
+enum FileSystemCalls {
+    /// The permissions of every entry: the owner reads and writes, nobody else.
+    private static let fileMode: mode_t = 0o600
+    /// The permissions of a directory the store creates: the owner only.
+    private static let directoryMode: mode_t = 0o700
+
+    /// Creates the directory at `url` with mode 0700, its missing parents with the default mode.
+    /// An existing directory is used as it is.
+    static func createPrivateDirectory(at url: URL) throws {
+        let path = url.path
+        try FileManager.default.createDirectory(
+            at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        if mkdir(path, directoryMode) == 0 {
+            // The umask may have taken bits away; setting the mode again makes it exact.
+            guard chmod(path, directoryMode) == 0 else { throw currentError() }
+        } else if errno != EEXIST {
+            throw currentError()
+        }
+    }
+
+    /// Creates the file at `path`, which must not exist yet (not even as a symbolic link), with
+    /// mode 0600, and writes `contents`. Unlike `Data.write(to:)`, which calls `fsync` on Linux
+    /// (milliseconds per file), this leaves flushing to the system: the rename that follows is what
+    /// makes the entry appear whole.
+    static func writeFile(_ contents: Data, toPath path: String) throws {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, fileMode)
+        guard descriptor >= 0 else { throw currentError() }
+        defer { _ = close(descriptor) }
+        // Exact whatever the umask.
+        guard fchmod(descriptor, fileMode) == 0 else { throw currentError() }
+        try contents.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                if written < 0 {
+                    guard errno == EINTR else { throw currentError() }
+                    continue
+                }
+                offset += written
+            }
+        }
+    }
+
+    /// The contents of the regular file at `path`; a symbolic link there is an error, not followed.
+    static func readFile(atPath path: String) throws -> Data {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else { throw currentError() }
+        defer { _ = close(descriptor) }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0 else { throw currentError() }
+        // One read of the size the file has now; a file that changed size meanwhile fails its
+        // length check when decoded.
+        var contents = Data(count: Int(info.st_size))
+        var offset = 0
+        while offset < contents.count {
+            let count = contents.withUnsafeMutableBytes { buffer in
+                read(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            }
+            if count < 0 {
+                guard errno == EINTR else { throw currentError() }
+                continue
+            }
+            if count == 0 { break }
+            offset += count
+        }
+        return contents.prefix(offset)
+    }
+
+    /// Renames `source` to `destination`, replacing it in one step, so a reader opens either the
+    /// old file or the new one, whole.
+    static func replace(_ destination: String, with source: String) throws {
+        guard rename(source, destination) == 0 else { throw currentError() }
+    }
+
+    /// Sets the file's modification date to now, without following a symbolic link; failure only
+    /// costs accuracy of the order of use.
+    static func touch(_ path: String) {
+        _ = utimensat(AT_FDCWD, path, nil, AT_SYMLINK_NOFOLLOW)
+    }
+
+    private static func currentError() -> POSIXError {
+        POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+    }
+}
