@@ -151,7 +151,10 @@ package final class ActiveSendRegistry: Sendable {
             }
             return (targets, subscriptions)
         }
-        for target in targets { target.cancel() }
+        // Every send is marked before any handler runs: cancelling the send on the wire frees its
+        // slot, and a queued send that took the slot before it was marked could run to a success.
+        let pending = targets.map { $0.markCancelled() }
+        for handlers in pending { handlers.run() }
         for end in subscriptions { end(NetworkError.cancelled) }
     }
 

@@ -17,7 +17,7 @@ package struct SendCancellation: Sendable {
     /// The send the current task is running, if any.
     @TaskLocal package static var current: SendCancellation?
 
-    private typealias Handler = @Sendable () -> Void
+    fileprivate typealias Handler = @Sendable () -> Void
 
     private struct State {
         var isCancelled = false
@@ -43,19 +43,36 @@ package struct SendCancellation: Sendable {
 
     /// Marks the send cancelled and runs its handlers, once; later calls do nothing.
     func cancel() {
+        markCancelled().run()
+    }
+
+    /// The handlers a cancellation takes out of a send, to run after the lock.
+    struct PendingHandlers {
+        fileprivate let handler: Handler?
+        fileprivate let moreHandlers: [UInt64: Handler]
+
+        /// Runs them.
+        func run() {
+            handler?()
+            for handler in moreHandlers.values { handler() }
+        }
+    }
+
+    /// Marks the send cancelled, once, and returns its handlers without running them: bulk
+    /// cancellation marks every send before it runs any handler, so that a handler that frees
+    /// something (a slot in the queue) cannot let another send it is cancelling go ahead first.
+    func markCancelled() -> PendingHandlers {
         // Taken out as they are, without collecting them into an array: bulk cancellation of
         // thousands of queued sends should not allocate per send.
-        let (handler, moreHandlers) = state.withLock { state -> (Handler?, [UInt64: Handler]) in
-            guard !state.isCancelled else { return (nil, [:]) }
+        state.withLock { state -> PendingHandlers in
+            guard !state.isCancelled else { return PendingHandlers(handler: nil, moreHandlers: [:]) }
             state.isCancelled = true
             defer {
                 state.handler = nil
                 state.moreHandlers = [:]
             }
-            return (state.handler?.run, state.moreHandlers)
+            return PendingHandlers(handler: state.handler?.run, moreHandlers: state.moreHandlers)
         }
-        handler?()
-        for handler in moreHandlers.values { handler() }
     }
 
     /// Adds `handler`, to run when the send is cancelled; `nil`, without adding it, when the send

@@ -152,7 +152,10 @@ struct CoalescingTests {
         network.add(action: RecordingAction(name: "recorder", log: events))
 
         let leader = Task { try await network.send(ListUsers()) }
-        try await waitUntil { session.heldCount == 1 }
+        // The leader's request line is written as its request goes on the wire, which can be just
+        // after the session holds it: the follower starts once the line is there, so the order of
+        // the lines says which send joined.
+        try await waitUntil { session.heldCount == 1 && lines.all.contains { $0.hasPrefix("-->") } }
         let follower = Task { try await network.send(ListUsers()) }
         try await waitUntil { network.coalescing.waiterCount == 2 && events.all.count(of: "recorder.began") == 2 }
         session.answer(body: Data("[]".utf8))

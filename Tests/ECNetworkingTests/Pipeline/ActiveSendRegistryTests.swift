@@ -5,6 +5,10 @@ import Testing
 
 @testable import ECNetworking
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 @Suite("cancelAll cancels the sends, never the tasks that made them")
 struct ActiveSendRegistryTests {
     /// Where a send waits when `cancelAll` arrives.
@@ -104,6 +108,47 @@ struct ActiveSendRegistryTests {
             Self.expectOnlyTheSendCancelled(await task.value, place)
         }
         #expect(network.activeRequestCount == 0)
+    }
+
+    @Test("cancelAll() ends a queued send as cancelled even when the slot it waited for frees up first")
+    func cancelAllMarksEverySendFirst() async throws {
+        /// A session whose tasks take 300 ms to cancel, as a transport may: long enough for the
+        /// send on the wire to give up its slot, and the queued one to take it, mid-cancelAll.
+        struct SlowToCancel: Session {
+            struct SlowTask: SessionTask {
+                let base: any SessionTask
+                func resume() { base.resume() }
+                func cancel() {
+                    usleep(300_000)
+                    base.cancel()
+                }
+            }
+            let base: MockSession
+
+            func dataTask(
+                for request: URLRequest, completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+            ) -> any SessionTask {
+                SlowTask(base: base.dataTask(for: request, completion: completion))
+            }
+        }
+        let mock = MockSession()
+        mock.stub(with: MockResponse(statusCode: 204))
+        mock.stub(.pathSuffix("slow-wire"), with: MockResponse(statusCode: 204, delay: .seconds(30)))
+        var configuration = NetworkConfiguration(baseURL: testBaseURL)
+        configuration.maximumConcurrentRequests = 1
+        configuration.coalescesIdenticalRequests = false
+        let network = URLSessionNetwork(configuration: configuration, session: SlowToCancel(base: mock))
+        let onWire = Self.sendThenCarryOn("slow-wire", on: network)
+        try await waitUntil { mock.recordedRequests.count == 1 }
+        let queued = Self.sendThenCarryOn("queued", on: network)
+        try await waitUntil { network.admission?.waitingCount == 1 }
+
+        // On a thread of its own: the slow cancellation blocks the thread that cancels.
+        try await Self.cancelAllOnItsOwnThread(network)
+
+        Self.expectOnlyTheSendCancelled(await onWire.value, "wire")
+        Self.expectOnlyTheSendCancelled(await queued.value, "queue")
+        #expect(!mock.recordedRequests.contains { $0.url?.lastPathComponent == "queued" }, "the queued send went out")
     }
 
     @Test("after cancelAll(of:), the caller's task is not cancelled either")
