@@ -65,6 +65,8 @@ let package = Package(
                 "DemoOpenAPI",
                 "DemoServer",
                 .product(name: "ECNetworking", package: "ECNetworking"),
+                // For the tour's last step, which replays a recorded session through FakeNetwork.
+                .product(name: "ECNetworkingTesting", package: "ECNetworking"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),

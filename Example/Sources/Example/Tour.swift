@@ -36,6 +36,11 @@ struct Tour {
             baseURL: baseURL, console: console, events: events, tracer: tracer, metrics: metrics, isVerbose: isVerbose)
     }
 
+    /// How many requests the embedded server has answered so far; `nil` against another server.
+    var serverRequestCount: Int? {
+        get async { await recorder?.requests.count }
+    }
+
     /// Runs every step in order; the first one that misbehaves ends the tour with its error.
     func run() async throws {
         console.write("ECNetworking tour against \(baseURL.absoluteString)")
@@ -49,6 +54,7 @@ struct Tour {
         try await storedThenFreshCatalog()
         try await generatedOpenAPIClient()
         try await transfers()
+        try await recordAndReplay()
         console.write("")
         console.write("Tour complete: every step behaved as expected.")
     }

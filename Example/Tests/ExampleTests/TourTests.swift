@@ -16,7 +16,7 @@ struct TourTests {
 
             let lines = output.lines
             #expect(lines.last == "Tour complete: every step behaved as expected.")
-            #expect(lines.filter { $0.hasPrefix("== ") }.count == 10)
+            #expect(lines.filter { $0.hasPrefix("== ") }.count == 11)
             #expect(lines.contains("  → getUser(id: 999999) → .notFound, APIError not_found"))
             #expect(lines.filter { $0.hasPrefix("  → trace ") }.count == 3)
             #expect(lines.filter { $0.hasPrefix("  → http.client.request.duration ") }.count == 3)
@@ -27,8 +27,17 @@ struct TourTests {
             #expect(lines.contains { $0.hasSuffix(": event done id 4: tick 4 ⏎ of 4") })
             #expect(lines.contains("  → 2 connections; the reconnection sent Last-Event-ID: [\"2\"]"))
             #expect(lines.contains("  → download 100 %: 8.0 MiB of 8.0 MiB"))
-            // One login on demand, one for the new client of the concurrency step.
-            #expect(await server.recorder.loginCount == 2)
+            #expect(
+                lines.contains {
+                    $0.hasPrefix("  → tour.har: POST /login 200, GET /users 200, POST /users 201, GET /users/")
+                })
+            #expect(
+                lines.contains(
+                    "  ✓ FakeNetwork(replaying:) answered the same [User], 201 and User, and the server saw no request")
+            )
+            // One login on demand, one for the new client of the concurrency step, one for the
+            // recording's client.
+            #expect(await server.recorder.loginCount == 3)
         }
     }
 
