@@ -142,17 +142,11 @@ private final class HTTPArchiveObservation: SendObservation {
 
     private static func milliseconds(_ duration: Duration) -> Double {
         let (seconds, attoseconds) = duration.components
-        return (Double(seconds) * 1_000 + Double(attoseconds) / 1e15).rounded(toPlaces: 3)
+        // To the microsecond, the precision browsers' exports have.
+        return ((Double(seconds) * 1e6 + Double(attoseconds) / 1e12).rounded()) / 1_000
     }
 
     private static func timestamp(_ date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
-    }
-}
-
-extension Double {
-    fileprivate func rounded(toPlaces places: Int) -> Double {
-        let scale = pow(10, Double(places))
-        return (self * scale).rounded() / scale
     }
 }
