@@ -145,9 +145,7 @@ public final class HTTPNetwork: Network, ActiveSendTracking {
             // Without response actions, decoding starts from the reading that ended the transport.
             let decodingStart = context.transportEnd == nil ? SendClock.now : nil
             let value = try decode(request, from: response)
-            context.endDecoding(startedAt: decodingStart)
-            // Cancelled while its answer was decoded: the caller asked for cancellation, and gets it.
-            if context.isCancelled { throw NetworkError.cancelled }
+            try context.endDecoding(startedAt: decodingStart)
             return value
         }
     }
