@@ -9,13 +9,20 @@ extension Tour {
     /// downloaded to disk with progress; and a download the server drops halfway, resumed.
     func transfers() async throws {
         console.step(10, "Upload a photo with progress, follow live events, download a file, resume a broken one")
+        try await withScratchDirectory { directory in
+            try await uploadPhoto(in: directory)
+            try await followLiveEvents()
+            try await downloadFile(into: directory)
+        }
+    }
+
+    /// Runs `body` with a new directory of the tour's own, removed afterwards.
+    func withScratchDirectory<Result>(_ body: (URL) async throws -> Result) async throws -> Result {
         let directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("ECNetworkingTour-\(UUID().uuidString)", isDirectory: true)
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
-        try await uploadPhoto(in: directory)
-        try await followLiveEvents()
-        try await downloadFile(into: directory)
+        return try await body(directory)
     }
 
     /// A 4 MiB "photo" and a caption as `multipart/form-data`; the server reads the form part by
