@@ -127,6 +127,32 @@ struct HTTPArchiveRecordingTests {
         #expect(try HTTPArchive(contentsOf: file) == archive)
     }
 
+    @Test(
+        "a redirect the library follows is one entry with the final answer; a request with no answer is none",
+        arguments: TransportKind.allCases)
+    func redirectsAndUnanswered(_ kind: TransportKind) async throws {
+        let server = try LoopbackHTTPServer { request in
+            request.path.hasPrefix("/moved")
+                ? .response(status: 302, headers: ["Location": "/users/1"])
+                : .response(
+                    status: 200, headers: ["Content-Type": "application/json"],
+                    body: Data(#"{"id":1,"name":"Ada"}"#.utf8))
+        }
+        defer { server.stop() }
+        let closed = try ClosedPort()
+        let recorder = HTTPArchiveRecorder()
+        try await kind.withNetwork(baseURL: server.baseURL, configure: { $0.archiveRecorder = recorder }) { network in
+            let moved = try await network.send(NetworkRequest(url: server.baseURL.appendingPathComponent("moved")))
+            #expect(moved.statusCode == 200)
+            await #expect(throws: NetworkError.self) { try await network.send(NetworkRequest(url: closed.baseURL)) }
+        }
+        let entries = recorder.archive.log.entries
+        #expect(entries.count == 1)
+        #expect(entries.first?.request.url == server.baseURL.absoluteString + "/moved")
+        #expect(entries.first?.response.status == 200)
+        #expect(server.requests.map(\.path) == ["/moved", "/users/1"])
+    }
+
     @Test("the archive follows HAR 1.2's schema", arguments: TransportKind.allCases)
     func schema(_ kind: TransportKind) async throws {
         let server = try Self.server()
