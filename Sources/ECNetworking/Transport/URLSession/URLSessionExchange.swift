@@ -96,8 +96,12 @@ final class URLSessionExchange: SessionTask {
     /// The error of a spill file the disk refused to create or to write.
     private static let spillError = NetworkError.transport(URLError(.cannotCreateFile))
 
-    /// Makes the session's task, on the control queue; `nil` once the transport is invalidated.
-    private let makeTask: @Sendable () -> URLSessionDataTask?
+    /// What the control queue makes the session's task from (see ``start()``): the transport, the
+    /// request, and the file an upload task reads its body from. Kept as they are rather than in a
+    /// closure, which would cost an allocation per send.
+    private let transport: URLSessionTransport
+    private let urlRequest: URLRequest
+    private let file: URL?
     private let limit: Int?
     /// Where a spill file goes and how large it may grow (Linux only, see the type's comment).
     private let spillSettings: SpillFile.Settings
@@ -111,11 +115,13 @@ final class URLSessionExchange: SessionTask {
     let uploadLength: Int64?
 
     init(
-        makingTask makeTask: @escaping @Sendable () -> URLSessionDataTask?, limit: Int?, delegate: TransportDelegate,
-        delivery: Delivery, spillSettings: SpillFile.Settings = .default,
+        sending urlRequest: URLRequest, file: URL?, on transport: URLSessionTransport, limit: Int?,
+        delegate: TransportDelegate, delivery: Delivery, spillSettings: SpillFile.Settings = .default,
         uploadProgress: TransferProgressHandler? = nil, uploadLength: Int? = nil
     ) {
-        self.makeTask = makeTask
+        self.transport = transport
+        self.urlRequest = urlRequest
+        self.file = file
         self.limit = limit
         self.spillSettings = spillSettings
         self.delegate = delegate
@@ -136,7 +142,7 @@ final class URLSessionExchange: SessionTask {
     private func start() {
         delegate.control { [self] in
             guard state.withLock({ $0.ending == nil }) else { return }
-            guard let task = makeTask() else {
+            guard let task = transport.task(for: urlRequest, file: file) else {
                 end(with: .failure(NetworkError.invalidated))?.resume(with: NetworkError.invalidated)
                 return
             }

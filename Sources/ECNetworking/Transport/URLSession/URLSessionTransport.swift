@@ -162,7 +162,7 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
     ) -> URLSessionExchange {
         let file: URL? = if case .file(let url)? = body?.source { url } else { nil }
         return URLSessionExchange(
-            makingTask: { [self] in task(for: urlRequest, file: file) }, limit: limit, delegate: delegate,
+            sending: urlRequest, file: file, on: self, limit: limit, delegate: delegate,
             delivery: delivery, spillSettings: spillSettings, uploadProgress: uploadProgress,
             uploadLength: uploadLength)
     }
@@ -172,7 +172,7 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
     /// reads the file itself and sends it with its `Content-Length` on every platform, where
     /// FoundationNetworking sends a body read from a stream chunked, and many upload endpoints
     /// (S3's pre-signed PUTs among them) answer that with 411.
-    private func task(for urlRequest: URLRequest, file: URL?) -> URLSessionDataTask? {
+    func task(for urlRequest: URLRequest, file: URL?) -> URLSessionDataTask? {
         // Made under the same lock that `invalidate()` takes, so a task is either made before the
         // session is invalidated or not at all: making one in an invalidated session stops the
         // process on Linux.
