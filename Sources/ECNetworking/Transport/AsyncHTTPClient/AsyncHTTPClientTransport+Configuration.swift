@@ -6,7 +6,7 @@
     extension AsyncHTTPClientTransport {
         /// How the client that ``AsyncHTTPClientTransport/init(configuration:)`` creates behaves.
         ///
-        /// For anything else `HTTPClient` offers (TLS settings, certificate pinning, proxies),
+        /// For anything else `HTTPClient` offers (trust roots, client certificates, proxies),
         /// create the client yourself and pass it to ``AsyncHTTPClientTransport/init(client:)``.
         public struct Configuration: Sendable {
             /// The most connections kept open to one host; more concurrent sends to it wait for one.

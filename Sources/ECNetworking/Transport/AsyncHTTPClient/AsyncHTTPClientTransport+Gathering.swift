@@ -26,6 +26,7 @@
             }
             return GatheringClientExchange(
                 transport: self, request: outgoing, url: request.url, limit: request.maximumResponseSize,
+                resend: { Self.resendsAfterClosedConnection(request, error: $0, requestWasWritten: $1) },
                 completion: call.gathered)
         }
     }
@@ -52,12 +53,19 @@
             var visitedCount = 0
             var head: HTTPResponseHead?
             var body: ByteBuffer?
+            /// Whether the request went out again after its connection closed under it.
+            var hasResent = false
+            /// Whether the client wrote the request's head to the connection.
+            var sentHead = false
         }
 
         private let transport: AsyncHTTPClientTransport
         private let request: HTTPClient.Request
         private let url: URL
         private let limit: Int?
+        /// Whether an error that ended the exchange before its head sends the request again, given
+        /// whether the request's head had been written.
+        private let resend: @Sendable (any Error, Bool) -> Bool
         private let completion: @Sendable (Result<TransportResponse, any Error>) -> Void
         // The delegate methods run on the event loop one after another, but `resume` and `cancel`
         // come from other threads, so the state has a lock rather than the loop's isolation.
@@ -65,12 +73,14 @@
 
         init(
             transport: AsyncHTTPClientTransport, request: HTTPClient.Request, url: URL, limit: Int?,
+            resend: @escaping @Sendable (any Error, Bool) -> Bool,
             completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
         ) {
             self.transport = transport
             self.request = request
             self.url = url
             self.limit = limit
+            self.resend = resend
             self.completion = completion
         }
 
@@ -89,6 +99,11 @@
                 return state.task
             }
             task?.cancel()
+        }
+
+        func didSendRequestHead(task: HTTPClient.Task<Void>, _ head: HTTPRequestHead) {
+            // Called once the head is written to the connection, not when it is queued.
+            state.withLock { $0.sentHead = true }
         }
 
         func didVisitURL(task: HTTPClient.Task<Void>, _ request: HTTPClient.Request, _ head: HTTPResponseHead) {
@@ -119,6 +134,21 @@
         }
 
         func didReceiveError(task: HTTPClient.Task<Void>, _ error: any Error) {
+            // A connection the server had just closed, before any answer: once more, on another
+            // (see `AsyncHTTPClientTransport.resendsAfterClosedConnection`).
+            let resends = state.withLock { state in
+                guard state.head == nil, !state.hasResent, !state.isCancelled, resend(error, state.sentHead) else {
+                    return false
+                }
+                state.hasResent = true
+                state.sentHead = false
+                state.task = nil
+                return true
+            }
+            if resends {
+                resume()
+                return
+            }
             completion(.failure(AsyncHTTPClientTransport.networkError(for: error)))
         }
 

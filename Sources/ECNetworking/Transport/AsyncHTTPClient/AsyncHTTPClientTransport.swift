@@ -79,10 +79,9 @@
 
         /// Sends `request` and returns once the response head has arrived; see ``HTTPTransport``.
         public func send(_ request: TransportRequest) async throws -> TransportResponse {
-            let outgoing = try Self.clientRequest(for: request)
             let response: HTTPClientResponse
             do {
-                response = try await client.execute(outgoing, deadline: Self.backstopDeadline(of: request))
+                response = try await execute(request)
             } catch {
                 throw Self.networkError(for: error)
             }
@@ -94,6 +93,24 @@
                 body: response.body, limit: request.maximumResponseSize, owner: owner)
             return TransportResponse(
                 statusCode: Int(response.status.code), headers: headers, url: request.url, body: ByteStream(body))
+        }
+
+        /// Runs `request` through the client until its head arrives, sending it once more when the
+        /// connection the pool gave it had just been closed by the server (see
+        /// ``resendsAfterClosedConnection(_:error:requestWasWritten:)``). The async interface does
+        /// not say whether the head went out, so only a request that may be sent twice is resent.
+        private func execute(_ request: TransportRequest) async throws -> HTTPClientResponse {
+            do {
+                return try await client.execute(
+                    try Self.clientRequest(for: request), deadline: Self.backstopDeadline(of: request))
+            } catch {
+                guard Self.resendsAfterClosedConnection(request, error: error, requestWasWritten: true) else {
+                    throw error
+                }
+                // Built again: the first attempt read the body.
+                return try await client.execute(
+                    try Self.clientRequest(for: request), deadline: Self.backstopDeadline(of: request))
+            }
         }
 
         /// The client's own deadline for `request`: only a backstop a second past the request's

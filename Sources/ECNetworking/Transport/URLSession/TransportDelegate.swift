@@ -130,13 +130,28 @@ final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
     }
 
     /// The error a transport reports for `error` (see ``HTTPTransport``). FoundationNetworking
-    /// reports a connection closed before the body's `Content-Length` as libcurl's "transfer
-    /// closed with n bytes remaining", code -1 (`.unknown`): that is a lost connection.
+    /// reports some failures only as libcurl's message with code -1 (`.unknown`): a connection
+    /// closed before the body's `Content-Length` ("transfer closed with n bytes remaining") is a
+    /// lost connection; a failed TLS handshake ("SSL certificate problem: unable to get local
+    /// issuer certificate", "SSL: no alternative certificate subject name matches target host
+    /// name") is `.secureConnectionFailed`, as the AsyncHTTPClient transport and Apple's
+    /// `URLSession` report it.
     private static func mapped(_ error: any Error, afterHead: Bool) -> any Error {
-        if afterHead, let urlError = error as? URLError, urlError.code == .unknown {
-            return NetworkError.transport(URLError(.networkConnectionLost, userInfo: urlError.userInfo))
+        if let urlError = error as? URLError, urlError.code == .unknown {
+            if afterHead {
+                return NetworkError.transport(URLError(.networkConnectionLost, userInfo: urlError.userInfo))
+            }
+            if isTLSFailure(urlError) {
+                return NetworkError.transport(URLError(.secureConnectionFailed, userInfo: urlError.userInfo))
+            }
         }
         return NetworkError.normalize(error)
+    }
+
+    /// Whether libcurl's message in `error` is one of its TLS failures, which all start so.
+    private static func isTLSFailure(_ error: URLError) -> Bool {
+        let message = error.localizedDescription
+        return message.hasPrefix("SSL") || message.hasPrefix("OpenSSL") || message.hasPrefix("TLS")
     }
 
     #if canImport(FoundationNetworking)
