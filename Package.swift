@@ -87,6 +87,8 @@ let package = Package(
         .testTarget(
             name: "ReadmeTests",
             dependencies: ["ECNetworking", "ECNetworkingTesting", "TestSupport"] + traitTestDependencies),
+        // Against nginx and tinyproxy, which scripts/interop.sh starts; skipped without them.
+        .testTarget(name: "InteropTests", dependencies: ["ECNetworking", "TestSupport"] + traitTestDependencies),
     ],
     swiftLanguageModes: [.v6]
 )

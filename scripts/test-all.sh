@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test suite of the project: the library (with default traits, with every trait, and
-# with every trait under ThreadSanitizer), the
+# with every trait under ThreadSanitizer), the interop suite against nginx and tinyproxy, the
 # Example's end-to-end tests against its real server, and the benchmarks in quick mode so they
 # never rot. Also fails on compiler warnings in the library, on swift-format findings, and on a
 # documentation warning or an undocumented public symbol.
@@ -52,6 +52,11 @@ swift build --build-tests -Xswiftc -warnings-as-errors --traits "$all_traits" --
 step "library tests with every trait"
 SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH=$width \
   swift test -Xswiftc -warnings-as-errors --traits "$all_traits" --scratch-path .build/traits
+
+# Real servers: nginx over HTTP/1.1, HTTPS with HTTP/2 and mutual TLS, and tinyproxy, installed
+# from the system's packages when missing; reuses the build above.
+step "interoperability: both transports against nginx and tinyproxy"
+./scripts/interop.sh
 
 # One ThreadSanitizer run, with every trait: it covers the default code too, and a second
 # sanitized build of the whole dependency graph would cost CI ten minutes more. ThreadSanitizer

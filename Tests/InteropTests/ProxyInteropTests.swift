@@ -1,0 +1,58 @@
+import ECNetworking
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+#if AsyncHTTPClient
+    import AsyncHTTPClient
+#endif
+
+/// Sends through tinyproxy, which requires basic authentication: plain HTTP forwarded, HTTPS
+/// tunnelled with `CONNECT`; the proxy's password never reaches a log line.
+@Suite(
+    "Interop: through an authenticating proxy",
+    .enabled(if: InteropServers.current != nil, "run by scripts/interop.sh"), .timeLimit(.minutes(2)))
+struct ProxyInteropTests {
+    private struct Item: Decodable {
+        let id: String
+    }
+
+    #if AsyncHTTPClient
+        @Test("AsyncHTTPClientTransport over HTTP and CONNECT, with the proxy's credential in no log line")
+        func asyncHTTPClient() async throws {
+            let servers = try requireServers()
+            let ids = RequestIDs()
+            let log = Log<String>()
+            try await withInteropClient(configure: {
+                $0.proxy = .server(
+                    host: "127.0.0.1", port: servers.proxyPort,
+                    authorization: .basic(username: servers.proxyUser, password: servers.proxyPassword))
+            }) { client in
+                var configuration = NetworkConfiguration(baseURL: servers.http, logging: true)
+                configuration.logSink = LogSink { log.append($0) }
+                let network = HTTPNetwork(
+                    configuration: configuration, transport: AsyncHTTPClientTransport(client: client))
+                for (index, base) in [servers.http, servers.https].enumerated() {
+                    let response = try await network.send(
+                        NetworkRequest(
+                            url: base.appendingPathComponent("items"),
+                            queryItems: [URLQueryItem(name: "id", value: ids.id(index))]))
+                    #expect(try JSONDecoder().decode(Item.self, from: response.body).id == ids.id(index))
+                }
+            }
+            // async-http-client tunnels every request through the proxy with `CONNECT`, to nginx's
+            // plain port as to its TLS port, and nginx saw both requests arrive.
+            let proxyLog = try servers.proxyLog()
+            #expect(proxyLog.contains("CONNECT 127.0.0.1:\(servers.httpPort)"))
+            #expect(proxyLog.contains("CONNECT localhost:\(servers.httpsPort)"))
+            #expect(ids.entries(in: try servers.accessLog()).count == 2)
+            #expect(!log.all.isEmpty)
+            for line in log.all {
+                #expect(!line.contains(servers.proxyPassword))
+            }
+        }
+    #endif
+}
