@@ -98,6 +98,24 @@ struct TLSInteropTests {
             #expect(trusted == 200)
         }
 
+        @Test("a TLSPolicy gives the transport's own client the CA, and a client certificate nginx verifies")
+        func policy() async throws {
+            let servers = try requireServers()
+            let authority = try TLSCertificate(
+                pem: String(contentsOfFile: servers.certificateAuthorityPath, encoding: .utf8))
+            let identity = try TLSClientIdentity(
+                certificateChainPEM: String(contentsOfFile: servers.clientCertificatePath, encoding: .utf8),
+                privateKeyPEM: String(contentsOfFile: servers.clientKeyPath, encoding: .utf8))
+            let transport = AsyncHTTPClientTransport(
+                configuration: .init(tls: TLSPolicy(trustRoots: .only([authority]), clientIdentity: identity)))
+            let network = HTTPNetwork(configuration: NetworkConfiguration(baseURL: servers.https), transport: transport)
+            let mutual = await statusOrError { try await network.send(hello(servers.mutualTLS)) }
+            let overHTTP2 = await statusOrError { try await network.send(hello(servers.https)) }
+            try await transport.shutdown()
+            #expect(mutual == "200")
+            #expect(overHTTP2 == "200")
+        }
+
         @Test("mutual TLS: nginx refuses a client without a certificate and accepts one the CA signed")
         func mutualTLS() async throws {
             let servers = try requireServers()

@@ -30,7 +30,7 @@ struct ReadmeSnippetsTests {
         ("Sources/ECNetworking/ECNetworking.docc/Resilience.md", 6),
         ("Sources/ECNetworking/ECNetworking.docc/ResponseStorage.md", 5),
         ("Sources/ECNetworking/ECNetworking.docc/UploadsDownloadsAndStreams.md", 8),
-        ("Sources/ECNetworking/ECNetworking.docc/Transports.md", 5),
+        ("Sources/ECNetworking/ECNetworking.docc/Transports.md", 6),
         ("Sources/ECNetworking/ECNetworking.docc/Integrations.md", 5),
         ("Sources/ECNetworking/ECNetworking.docc/LinuxNotes.md", 0),
         ("Sources/ECNetworking/ECNetworking.docc/Architecture.md", 0),

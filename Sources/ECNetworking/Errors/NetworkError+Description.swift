@@ -63,6 +63,8 @@ extension NetworkError: CustomStringConvertible, CustomDebugStringConvertible, C
             ("redirectRefused", scheme)
         case .invalidated:
             ("invalidated", nil)
+        case .tlsSettingUnavailable(let setting):
+            ("tlsSettingUnavailable", setting)
         case .cancelled:
             ("cancelled", nil)
         }

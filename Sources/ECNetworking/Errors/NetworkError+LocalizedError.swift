@@ -60,6 +60,8 @@ extension NetworkError: LocalizedError {
             "The request was cancelled."
         case .invalidated:
             "The request was not sent: its network was invalidated and sends nothing any more."
+        case .tlsSettingUnavailable(let setting):
+            "The request was not sent: its transport cannot apply the TLS policy's \(setting.rawValue)."
         }
     }
 

@@ -78,6 +78,10 @@ public enum NetworkError: Error, Sendable {
     /// The network (or the transport) was invalidated before the send started, so it sends
     /// nothing any more; create a new one. See ``HTTPNetwork/invalidate()``.
     case invalidated
+    /// The transport cannot apply this setting of its ``TLSPolicy`` (a pin, a root of trust, a
+    /// client certificate, a minimum version), so it sent nothing rather than ignore it; see
+    /// ``TLSPolicy`` for what each transport applies.
+    case tlsSettingUnavailable(TLSSetting)
 
     /// The response this error carries, if any.
     public var response: NetworkResponse? {

@@ -61,7 +61,7 @@ public final class HTTPNetwork: Network, ActiveSendTracking {
     ///
     /// A session passed in applies its own rules to redirects: a `URLSession` follows them itself,
     /// with its own limit and without removing credentials; a ``URLSessionTransport`` follows its
-    /// own ``URLSessionTransport/init(configuration:redirectPolicy:maximumResponseSize:sensitiveData:spillDirectory:maximumSpillSize:)``
+    /// own ``URLSessionTransport/init(configuration:redirectPolicy:maximumResponseSize:sensitiveData:spillDirectory:maximumSpillSize:tls:)``
     /// settings. ``NetworkConfiguration/maximumResponseSize`` applies to every session.
     public convenience init(configuration: NetworkConfiguration, session: (any Session)? = nil) {
         switch session {

@@ -9,6 +9,8 @@ import Foundation
 final class OpenSSLTestServer: Sendable {
     let port: Int
     let certificatePath: String
+    /// The certificate's private key, PEM.
+    var keyPath: String { directory.appendingPathComponent("key.pem").path }
     private let process: Process
     private let directory: URL
 
@@ -19,17 +21,17 @@ final class OpenSSLTestServer: Sendable {
         self.directory = directory
     }
 
-    /// Makes the certificate and starts the server; the blocking work runs on a queue of its
-    /// own, never on the test's cooperative threads.
-    static func start() async throws -> OpenSSLTestServer {
+    /// Makes the certificate and starts the server, with `serverArguments` added to `s_server`'s;
+    /// the blocking work runs on a queue of its own, never on the test's cooperative threads.
+    static func start(serverArguments: [String] = []) async throws -> OpenSSLTestServer {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Result { try startBlocking() })
+                continuation.resume(with: Result { try startBlocking(serverArguments: serverArguments) })
             }
         }
     }
 
-    private static func startBlocking() throws -> OpenSSLTestServer {
+    private static func startBlocking(serverArguments: [String]) throws -> OpenSSLTestServer {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tls-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let key = directory.appendingPathComponent("key.pem").path
@@ -48,7 +50,8 @@ final class OpenSSLTestServer: Sendable {
 
         let server = Process()
         server.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        server.arguments = ["s_server", "-accept", "127.0.0.1:0", "-cert", certificate, "-key", key, "-www"]
+        server.arguments =
+            ["s_server", "-accept", "127.0.0.1:0", "-cert", certificate, "-key", key, "-www"] + serverArguments
         let output = Pipe()
         server.standardOutput = output
         server.standardError = FileHandle.nullDevice

@@ -6,7 +6,7 @@
     extension AsyncHTTPClientTransport {
         /// How the client that ``AsyncHTTPClientTransport/init(configuration:)`` creates behaves.
         ///
-        /// For anything else `HTTPClient` offers (trust roots, client certificates, proxies),
+        /// For anything else `HTTPClient` offers (a proxy, say),
         /// create the client yourself and pass it to ``AsyncHTTPClientTransport/init(client:)``.
         public struct Configuration: Sendable {
             /// The most connections kept open to one host; more concurrent sends to it wait for one.
@@ -31,6 +31,11 @@
             /// send at once with `.cannotConnectToHost`, and the library's retry policy decides what
             /// happens next.
             public var retriesFailedConnections: Bool
+            /// The roots of trust, client certificate and minimum TLS version of every connection
+            /// (see ``TLSPolicy``). Pins cannot be checked: async-http-client offers no hook to see
+            /// the server's chain, so with a pin in force every send fails with
+            /// ``NetworkError/tlsSettingUnavailable(_:)``.
+            public var tls: TLSPolicy
 
             /// A configuration; the defaults suit most services.
             public init(
@@ -38,13 +43,15 @@
                 connectTimeout: Duration = .seconds(10),
                 idleConnectionTimeout: Duration = .seconds(60),
                 maximumDecompressionRatio: Int = 250,
-                retriesFailedConnections: Bool = false
+                retriesFailedConnections: Bool = false,
+                tls: TLSPolicy = .system
             ) {
                 self.maximumConnectionsPerHost = maximumConnectionsPerHost
                 self.connectTimeout = connectTimeout
                 self.idleConnectionTimeout = idleConnectionTimeout
                 self.maximumDecompressionRatio = maximumDecompressionRatio
                 self.retriesFailedConnections = retriesFailedConnections
+                self.tls = tls
             }
 
             /// The client's configuration: redirects off, because the library follows them by its

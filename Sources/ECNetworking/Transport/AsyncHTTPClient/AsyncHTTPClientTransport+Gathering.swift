@@ -10,6 +10,7 @@
         /// over once, where ``send(_:)`` hops between the loop and Swift tasks for the head and for
         /// every chunk. `nil` for a body from a file or a stream, which ``send(_:)`` streams.
         func gatheringTask(for request: TransportRequest, reportingTo call: TransportCall) -> (any SessionTask)? {
+            if let refusal { return FailedSessionTask(error: refusal, reportingTo: call) }
             let body: HTTPClient.Body?
             switch request.body?.source {
             case nil: body = nil

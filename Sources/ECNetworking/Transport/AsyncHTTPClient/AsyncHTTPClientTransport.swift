@@ -41,6 +41,9 @@
         /// of the transport, and every response body still being read, holds it, so the client
         /// lives exactly as long as something can still use it.
         let owner: OwnedHTTPClient?
+        /// Why every send fails at once, when the transport was configured with what it cannot
+        /// apply (a pin, or a TLS policy whose certificates or key cannot be read).
+        let refusal: NetworkError?
 
         /// A transport over `client`, which stays yours: the transport never shuts it down.
         ///
@@ -57,17 +60,29 @@
         public init(client: HTTPClient) {
             self.client = client
             self.owner = nil
+            self.refusal = nil
         }
 
         /// A transport over a client of its own, configured by `configuration`, on `HTTPClient`'s
         /// shared event loops. Call ``shutdown()`` once you no longer need it.
         public init(configuration: Configuration = Configuration()) {
+            var clientConfiguration = configuration.clientConfiguration
+            var refusal = configuration.tls.firstSetting(notIn: TLSPolicy.appliedByAsyncHTTPClient).map {
+                NetworkError.tlsSettingUnavailable($0)
+            }
+            if configuration.tls != .system {
+                do {
+                    clientConfiguration.tlsConfiguration = try configuration.tls.clientTLSConfiguration()
+                } catch {
+                    refusal = refusal ?? .invalidRequest(reason: "the TLS policy's certificates or key cannot be read")
+                }
+            }
             let owner = OwnedHTTPClient(
-                client: HTTPClient(
-                    eventLoopGroup: HTTPClient.defaultEventLoopGroup,
-                    configuration: configuration.clientConfiguration))
+                client: HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
+            )
             self.client = owner.client
             self.owner = owner
+            self.refusal = refusal
         }
 
         /// Shuts down the client this transport created, closing its connections; sends after it
@@ -79,6 +94,7 @@
 
         /// Sends `request` and returns once the response head has arrived; see ``HTTPTransport``.
         public func send(_ request: TransportRequest) async throws -> TransportResponse {
+            if let refusal { throw refusal }
             let response: HTTPClientResponse
             do {
                 response = try await execute(request)

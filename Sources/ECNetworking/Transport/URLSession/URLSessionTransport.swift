@@ -53,6 +53,8 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
     private let session: URLSession
     private let delegate: TransportDelegate
     private let invalidated = LockedState(false)
+    /// The TLS policy's first setting this transport cannot apply, which fails every send.
+    private let refusal: NetworkError?
     /// The longest one-shot stream body (``RequestBody/stream(_:length:contentType:)``) the
     /// transport sends: 32 MiB. A `URLSession` takes a body as bytes or as an `InputStream`, so the
     /// stream is gathered in memory first, up to this size; a longer one fails with
@@ -88,14 +90,19 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
     ///   - maximumSpillSize: On Linux, the most bytes one streamed body keeps on disk for a reader
     ///     that falls behind, 64 MiB unless given; past it the transfer stops with
     ///     ``NetworkError/readerFellBehind(limit:)``.
+    ///   - tls: A ``TLSPolicy``. `URLSession` applies none of its settings (see ``TLSPolicy``):
+    ///     with anything but ``TLSPolicy/system`` every send fails at once with
+    ///     ``NetworkError/tlsSettingUnavailable(_:)``, rather than ignore a pin or a root of trust.
     public init(
         configuration: URLSessionConfiguration = .default,
         redirectPolicy: RedirectPolicy = .default,
         maximumResponseSize: Int? = nil,
         sensitiveData: SensitiveData = .default,
         spillDirectory: URL? = nil,
-        maximumSpillSize: Int = 64 * 1_048_576
+        maximumSpillSize: Int = 64 * 1_048_576,
+        tls: TLSPolicy = .system
     ) {
+        self.refusal = tls.firstSetting(notIn: []).map { NetworkError.tlsSettingUnavailable($0) }
         let delegate = TransportDelegate()
         self.delegate = delegate
         self.maximumResponseSize = maximumResponseSize
@@ -139,6 +146,7 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
     /// Sends `request` and returns once its head has arrived; see ``HTTPTransport``. After
     /// ``invalidate()`` it fails with ``NetworkError/invalidated`` without reaching the session.
     public func send(_ request: TransportRequest) async throws -> TransportResponse {
+        if let refusal { throw refusal }
         let urlRequest = try await URLRequest.sending(request, readsFileItself: true)
         return try await exchange(
             for: urlRequest, body: request.body, limit: limit(of: request), delivery: .streamed,
@@ -201,6 +209,7 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
     /// one-shot stream, which ``send(_:)`` reads first. After ``invalidate()`` it fails with
     /// ``NetworkError/invalidated`` when resumed.
     func gatheringTask(for request: TransportRequest, reportingTo call: TransportCall) -> (any SessionTask)? {
+        if let refusal { return FailedSessionTask(error: refusal, reportingTo: call) }
         let delegate = delegate
         let delivery = URLSessionExchange.Delivery.gathered { outcome in
             // The completion runs on the session's queue, where following a redirect could not
