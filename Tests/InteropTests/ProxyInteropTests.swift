@@ -21,6 +21,48 @@ struct ProxyInteropTests {
     }
 
     #if AsyncHTTPClient
+        @Test("the transport's own client through the proxy its configuration names, its password shown nowhere")
+        func configuredProxy() async throws {
+            let servers = try requireServers()
+            let ids = RequestIDs()
+            let log = Log<String>()
+            let authority = try TLSCertificate(
+                pem: String(contentsOfFile: servers.certificateAuthorityPath, encoding: .utf8))
+            let proxy = HTTPProxy(
+                host: "127.0.0.1", port: servers.proxyPort, username: servers.proxyUser, password: servers.proxyPassword
+            )
+            let configuration = AsyncHTTPClientTransport.Configuration(
+                tls: TLSPolicy(trustRoots: .only([authority])), proxy: proxy)
+            let transport = AsyncHTTPClientTransport(configuration: configuration)
+            var networkConfiguration = NetworkConfiguration(baseURL: servers.http, logging: true)
+            networkConfiguration.logSink = LogSink { log.append($0) }
+            let network = HTTPNetwork(configuration: networkConfiguration, transport: transport)
+            var failure: (any Error)?
+            for (index, base) in [servers.http, servers.https].enumerated() {
+                do {
+                    let response = try await network.send(
+                        NetworkRequest(
+                            url: base.appendingPathComponent("items"),
+                            queryItems: [URLQueryItem(name: "id", value: ids.id(index))]))
+                    #expect(try JSONDecoder().decode(Item.self, from: response.body).id == ids.id(index))
+                } catch {
+                    failure = error
+                }
+            }
+            try await transport.shutdown()
+            #expect(failure == nil, "\(String(describing: failure))")
+            let proxyLog = try servers.proxyLog()
+            #expect(proxyLog.contains("CONNECT 127.0.0.1:\(servers.httpPort)"))
+            #expect(proxyLog.contains("CONNECT localhost:\(servers.httpsPort)"))
+            var dumped = ""
+            dump(configuration, to: &dumped)
+            let shown = log.all + [String(describing: proxy), String(reflecting: proxy), dumped]
+            #expect(shown.count > 3)
+            for text in shown {
+                #expect(!text.contains(servers.proxyPassword), "\(text)")
+            }
+        }
+
         @Test("AsyncHTTPClientTransport over HTTP and CONNECT, with the proxy's credential in no log line")
         func asyncHTTPClient() async throws {
             let servers = try requireServers()
@@ -53,6 +95,28 @@ struct ProxyInteropTests {
             for line in log.all {
                 #expect(!line.contains(servers.proxyPassword))
             }
+        }
+    #endif
+
+    #if canImport(FoundationNetworking)
+        @Test("FoundationNetworking ignores a session's connectionProxyDictionary: the request goes direct")
+        func urlSessionIgnoresProxyDictionary() async throws {
+            let servers = try requireServers()
+            let ids = RequestIDs()
+            let configuration = URLSessionConfiguration.ephemeral
+            configuration.connectionProxyDictionary = [
+                "HTTPEnable": 1, "HTTPProxy": "127.0.0.1", "HTTPPort": servers.proxyPort,
+            ]
+            let transport = URLSessionTransport(configuration: configuration)
+            defer { transport.invalidate() }
+            let network = HTTPNetwork(configuration: NetworkConfiguration(baseURL: servers.http), transport: transport)
+            let response = try await network.send(
+                NetworkRequest(
+                    url: servers.http.appendingPathComponent("items"),
+                    queryItems: [URLQueryItem(name: "id", value: ids.id(0))]))
+            // Answered, though the proxy would have refused a request without its credential.
+            #expect(response.statusCode == 200)
+            #expect(!(try servers.proxyLog()).contains(ids.id(0)))
         }
     #endif
 }

@@ -6,8 +6,8 @@
     extension AsyncHTTPClientTransport {
         /// How the client that ``AsyncHTTPClientTransport/init(configuration:)`` creates behaves.
         ///
-        /// For anything else `HTTPClient` offers (a proxy, say),
-        /// create the client yourself and pass it to ``AsyncHTTPClientTransport/init(client:)``.
+        /// For anything else `HTTPClient` offers, create the client yourself and pass it to
+        /// ``AsyncHTTPClientTransport/init(client:)``.
         public struct Configuration: Sendable {
             /// The most connections kept open to one host; more concurrent sends to it wait for one.
             public var maximumConnectionsPerHost: Int
@@ -36,6 +36,8 @@
             /// the server's chain, so with a pin in force every send fails with
             /// ``NetworkError/tlsSettingUnavailable(_:)``.
             public var tls: TLSPolicy
+            /// The proxy every request goes through, in a `CONNECT` tunnel; `nil` for none.
+            public var proxy: HTTPProxy?
 
             /// A configuration; the defaults suit most services.
             public init(
@@ -44,7 +46,8 @@
                 idleConnectionTimeout: Duration = .seconds(60),
                 maximumDecompressionRatio: Int = 250,
                 retriesFailedConnections: Bool = false,
-                tls: TLSPolicy = .system
+                tls: TLSPolicy = .system,
+                proxy: HTTPProxy? = nil
             ) {
                 self.maximumConnectionsPerHost = maximumConnectionsPerHost
                 self.connectTimeout = connectTimeout
@@ -52,6 +55,7 @@
                 self.maximumDecompressionRatio = maximumDecompressionRatio
                 self.retriesFailedConnections = retriesFailedConnections
                 self.tls = tls
+                self.proxy = proxy
             }
 
             /// The client's configuration: redirects off, because the library follows them by its
@@ -74,6 +78,12 @@
                     connectionPool: pool,
                     decompression: .enabled(limit: .ratio(max(1, maximumDecompressionRatio))))
                 configuration.tracing.tracer = nil
+                if let proxy {
+                    let authorization = proxy.username.map {
+                        HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "")
+                    }
+                    configuration.proxy = .server(host: proxy.host, port: proxy.port, authorization: authorization)
+                }
                 return configuration
             }
         }
