@@ -1,5 +1,6 @@
 import ECNetworking
 import Foundation
+import TestSupport
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -60,14 +61,7 @@ enum InteropTransport: String, CaseIterable, Sendable, CustomStringConvertible {
         configuration.tracing.tracer = nil
         try configure(&configuration)
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-        do {
-            let result = try await body(client)
-            try await client.shutdown()
-            return result
-        } catch {
-            try? await client.shutdown()
-            throw error
-        }
+        return try await withShutdown(of: client, { try await $0.shutdown() }, body)
     }
 #endif
 

@@ -15,15 +15,8 @@
         _ configuration: AsyncHTTPClientTransport.Configuration = .init(),
         _ body: (AsyncHTTPClientTransport) async throws -> Result
     ) async throws -> Result {
-        let transport = AsyncHTTPClientTransport(configuration: configuration)
-        do {
-            let result = try await body(transport)
-            try await transport.shutdown()
-            return result
-        } catch {
-            try? await transport.shutdown()
-            throw error
-        }
+        try await withShutdown(
+            of: AsyncHTTPClientTransport(configuration: configuration), { try await $0.shutdown() }, body)
     }
 
     extension AsyncHTTPClientTransport {

@@ -1,5 +1,6 @@
 import ECNetworking
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -68,14 +69,8 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
             return try await body(seam(of: transport))
         #if AsyncHTTPClient
             case .asyncHTTPClient, .asyncHTTPClientStreamed:
-                let transport = AsyncHTTPClientTransport()
-                do {
-                    let result = try await body(seam(of: transport))
-                    try await transport.shutdown()
-                    return result
-                } catch {
-                    try? await transport.shutdown()
-                    throw error
+                return try await withShutdown(of: AsyncHTTPClientTransport(), { try await $0.shutdown() }) {
+                    try await body(seam(of: $0))
                 }
         #endif
         }

@@ -15,15 +15,15 @@
         private func send(to server: OpenSSLTestServer, with policy: TLSPolicy) async throws -> Result<
             Int, NetworkError
         > {
-            let transport = AsyncHTTPClientTransport(configuration: .init(tls: policy))
-            defer { Task { try await transport.shutdown() } }
-            let url = URL(string: "https://localhost:\(server.port)/")!
-            let network = HTTPNetwork(configuration: NetworkConfiguration(baseURL: url), transport: transport)
-            do {
-                return .success(
-                    try await network.send(NetworkRequest(headers: ["Connection": "close"], url: url)).statusCode)
-            } catch let error as NetworkError {
-                return .failure(error)
+            try await withOwnedTransport(.init(tls: policy)) { transport in
+                let url = URL(string: "https://localhost:\(server.port)/")!
+                let network = HTTPNetwork(configuration: NetworkConfiguration(baseURL: url), transport: transport)
+                do {
+                    return .success(
+                        try await network.send(NetworkRequest(headers: ["Connection": "close"], url: url)).statusCode)
+                } catch let error as NetworkError {
+                    return .failure(error)
+                }
             }
         }
 
@@ -71,29 +71,32 @@
                 minimumVersion: .v1_2)
             let transport = AsyncHTTPClientTransport(configuration: .init(tls: policy))
 
-            defer { Task { try await transport.shutdown() } }
             let url = URL(string: "https://localhost:\(server.port)/")!
-            let network = HTTPNetwork(configuration: NetworkConfiguration(baseURL: url), transport: transport)
-            let response = try await network.send(NetworkRequest(headers: ["Connection": "close"], url: url))
-            #expect(response.statusCode == 200)
+            let status = try await withShutdown(of: transport, { try await $0.shutdown() }) { transport in
+                let network = HTTPNetwork(configuration: NetworkConfiguration(baseURL: url), transport: transport)
+                return try await network.send(NetworkRequest(headers: ["Connection": "close"], url: url)).statusCode
+            }
+            #expect(status == 200)
         }
 
         @Test("a pin in force is refused before connecting: async-http-client cannot check it")
         func pinsRefused() async throws {
             let server = try LoopbackHTTPServer { _ in .response(status: 200, body: Data("ok".utf8)) }
             defer { server.stop() }
-            let transport = AsyncHTTPClientTransport(
-                configuration: .init(tls: TLSPolicy(pins: [TLSPin(host: "127.0.0.1", sha256: ["AAAA"])])))
-            defer { Task { try await transport.shutdown() } }
-            let network = HTTPNetwork(
-                configuration: NetworkConfiguration(baseURL: server.baseURL), transport: transport)
-            for request in [
-                NetworkRequest(url: server.baseURL), NetworkRequest(url: server.baseURL, body: .stream(ByteStream())),
-            ] {
-                let error = await networkError { _ = try await network.send(request) }
-                guard case .tlsSettingUnavailable(.pins)? = error else {
-                    Issue.record("expected tlsSettingUnavailable(.pins), got \(String(describing: error))")
-                    continue
+            let pinned = TLSPolicy(pins: [TLSPin(host: "127.0.0.1", sha256: ["AAAA"])])
+            try await withOwnedTransport(.init(tls: pinned)) { transport in
+                let network = HTTPNetwork(
+                    configuration: NetworkConfiguration(baseURL: server.baseURL), transport: transport)
+                let requests = [
+                    NetworkRequest(url: server.baseURL),
+                    NetworkRequest(url: server.baseURL, body: .stream(ByteStream())),
+                ]
+                for request in requests {
+                    let error = await networkError { _ = try await network.send(request) }
+                    guard case .tlsSettingUnavailable(.pins)? = error else {
+                        Issue.record("expected tlsSettingUnavailable(.pins), got \(String(describing: error))")
+                        continue
+                    }
                 }
             }
             #expect(server.acceptedConnectionCount == 0)
