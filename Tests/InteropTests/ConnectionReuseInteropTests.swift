@@ -96,7 +96,9 @@ struct ConnectionReuseInteropTests {
         let lanes = 4
         let rounds = 6
         let failures = Log<(index: Int, error: any Error)>()
-        try await transport.withNetwork(baseURL: servers.http) { network in
+        // A POST that meets a closed connection may wait out its deadline on URLSession (libcurl
+        // waited once in eight runs): a short one keeps the test short.
+        try await transport.withNetwork(baseURL: servers.http, configure: { $0.timeout = .seconds(10) }) { network in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for lane in 0..<lanes {
                     group.addTask {
@@ -115,14 +117,14 @@ struct ConnectionReuseInteropTests {
             }
         }
         // A GET is sent again on a new connection; a POST whose head went out may have reached
-        // the server, so it is not, and fails as a lost connection.
+        // the server, so it is not: it fails as a lost connection, or (libcurl) at its deadline.
         for failure in failures.all {
             let isPOST = !failure.index.isMultiple(of: 2)
-            guard isPOST, case NetworkError.transport(let error) = failure.error else {
-                Issue.record("request \(failure.index) failed: \(failure.error)")
-                continue
+            switch failure.error {
+            case NetworkError.transport(let error) where isPOST && error.code == .networkConnectionLost: break
+            case NetworkError.timedOut where isPOST && transport == .urlSession: break
+            default: Issue.record("request \(failure.index) failed: \(failure.error)")
             }
-            #expect(error.code == .networkConnectionLost, "request \(failure.index): \(error)")
         }
         try await expectEachSentOnce(ids, count: lanes * rounds, failed: Set(failures.all.map(\.index)))
     }

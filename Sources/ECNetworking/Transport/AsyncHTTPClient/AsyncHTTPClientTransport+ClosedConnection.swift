@@ -10,7 +10,8 @@
 
     extension AsyncHTTPClientTransport {
         /// Whether `request`, whose connection failed with `error` before any response head
-        /// arrived, is sent again, once, on another connection.
+        /// arrived, is sent again, on whichever connection the pool gives it next, at most
+        /// ``maximumResends`` times.
         ///
         /// A server closes a keep-alive connection when it has been idle too long or has carried
         /// enough requests (nginx: `keepalive_timeout`, `keepalive_requests`); a request the pool
@@ -22,12 +23,21 @@
         /// (`requestWasWritten` is `false`: the connection was found closed before its head went
         /// out). Any other request fails with `.transport(URLError(.networkConnectionLost))`: the
         /// server may have received it.
+        ///
+        /// More than once because a server closes every idle connection of the pool in the same
+        /// second: against nginx with four connections idle, a GET sent again met a second closed
+        /// one. Each such attempt fails at once, without waiting on the network.
         static func resendsAfterClosedConnection(
             _ request: TransportRequest, error: any Error, requestWasWritten: Bool
         ) -> Bool {
             guard isClosedConnection(error), request.body?.isReplayable ?? true else { return false }
             return !requestWasWritten || request.method.isIdempotent
         }
+
+        /// How many times a request is sent again after a closed connection: the default
+        /// `maximumConnectionsPerHost`, so that every idle connection of a host can be found
+        /// closed before a request fails.
+        static let maximumResends = 8
 
         /// Whether `error` says the connection was closed under the request.
         private static func isClosedConnection(_ error: any Error) -> Bool {

@@ -54,8 +54,8 @@
             var visitedCount = 0
             var head: HTTPResponseHead?
             var body: ByteBuffer?
-            /// Whether the request went out again after its connection closed under it.
-            var hasResent = false
+            /// How many times the request went out again after its connection closed under it.
+            var resends = 0
             /// Whether the client wrote the request's head to the connection.
             var sentHead = false
         }
@@ -135,13 +135,13 @@
         }
 
         func didReceiveError(task: HTTPClient.Task<Void>, _ error: any Error) {
-            // A connection the server had just closed, before any answer: once more, on another
+            // A connection the server had just closed, before any answer: again, on the next one
             // (see `AsyncHTTPClientTransport.resendsAfterClosedConnection`).
             let resends = state.withLock { state in
-                guard state.head == nil, !state.hasResent, !state.isCancelled, resend(error, state.sentHead) else {
-                    return false
-                }
-                state.hasResent = true
+                guard state.head == nil, state.resends < AsyncHTTPClientTransport.maximumResends, !state.isCancelled,
+                    resend(error, state.sentHead)
+                else { return false }
+                state.resends += 1
                 state.sentHead = false
                 state.task = nil
                 return true

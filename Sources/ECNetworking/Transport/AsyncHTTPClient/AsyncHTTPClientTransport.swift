@@ -111,21 +111,23 @@
                 statusCode: Int(response.status.code), headers: headers, url: request.url, body: ByteStream(body))
         }
 
-        /// Runs `request` through the client until its head arrives, sending it once more when the
+        /// Runs `request` through the client until its head arrives, sending it again when the
         /// connection the pool gave it had just been closed by the server (see
         /// ``resendsAfterClosedConnection(_:error:requestWasWritten:)``). The async interface does
         /// not say whether the head went out, so only a request that may be sent twice is resent.
         private func execute(_ request: TransportRequest) async throws -> HTTPClientResponse {
-            do {
-                return try await client.execute(
-                    try Self.clientRequest(for: request), deadline: Self.backstopDeadline(of: request))
-            } catch {
-                guard Self.resendsAfterClosedConnection(request, error: error, requestWasWritten: true) else {
-                    throw error
+            var resends = 0
+            while true {
+                do {
+                    // Built anew for each attempt: an attempt reads the body.
+                    return try await client.execute(
+                        try Self.clientRequest(for: request), deadline: Self.backstopDeadline(of: request))
+                } catch {
+                    guard resends < Self.maximumResends,
+                        Self.resendsAfterClosedConnection(request, error: error, requestWasWritten: true)
+                    else { throw error }
+                    resends += 1
                 }
-                // Built again: the first attempt read the body.
-                return try await client.execute(
-                    try Self.clientRequest(for: request), deadline: Self.backstopDeadline(of: request))
             }
         }
 
