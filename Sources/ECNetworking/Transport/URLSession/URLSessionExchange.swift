@@ -189,11 +189,18 @@ final class URLSessionExchange: SessionTask {
             // ThreadSanitizer cannot see.
             if !Task.isCancelled { start() }
             // Unchecked: the head handoff resumes it once, under the lock.
-            return try await withUnsafeThrowingContinuation { continuation in
+            let head = try await withUnsafeThrowingContinuation { continuation in
                 if let early = state.withLock({ $0.head.wait(continuation) }) {
                     continuation.resume(with: early)
                 }
             }
+            // A head that came while this task was still suspending is handed over by the
+            // runtime's atomics, which ThreadSanitizer does not model (swiftlang/swift#57803): it
+            // reported the body reader made with the head, under the lock on the delegate's
+            // thread, as racing with this task's first read of it. Taking the lock once after the
+            // wait orders the two for it as well; it costs one uncontended lock per streamed head.
+            state.withLock { _ in }
+            return head
         } onCancel: {
             stop(with: NetworkError.cancelled)
         }
