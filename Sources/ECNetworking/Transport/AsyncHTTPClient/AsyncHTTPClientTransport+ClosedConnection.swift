@@ -30,8 +30,18 @@
         static func resendsAfterClosedConnection(
             _ request: TransportRequest, error: any Error, requestWasWritten: Bool
         ) -> Bool {
-            guard isClosedConnection(error), request.body?.isReplayable ?? true else { return false }
-            return !requestWasWritten || request.method.isIdempotent
+            resendsAfterClosedConnection(
+                error: error, requestWasWritten: requestWasWritten, isIdempotent: request.method.isIdempotent,
+                bodyIsReplayable: request.body?.isReplayable ?? true)
+        }
+
+        /// ``resendsAfterClosedConnection(_:error:requestWasWritten:)`` from the two facts of the
+        /// request it reads, for an exchange that keeps those rather than the request.
+        static func resendsAfterClosedConnection(
+            error: any Error, requestWasWritten: Bool, isIdempotent: Bool, bodyIsReplayable: Bool
+        ) -> Bool {
+            guard isClosedConnection(error), bodyIsReplayable else { return false }
+            return !requestWasWritten || isIdempotent
         }
 
         /// How many times a request is sent again after a closed connection: the default

@@ -27,7 +27,7 @@
             }
             return GatheringClientExchange(
                 transport: self, request: outgoing, url: request.url, limit: request.maximumResponseSize,
-                resend: { Self.resendsAfterClosedConnection(request, error: $0, requestWasWritten: $1) },
+                isIdempotent: request.method.isIdempotent,
                 completion: call.gathered)
         }
     }
@@ -64,9 +64,10 @@
         private let request: HTTPClient.Request
         private let url: URL
         private let limit: Int?
-        /// Whether an error that ended the exchange before its head sends the request again, given
-        /// whether the request's head had been written.
-        private let resend: @Sendable (any Error, Bool) -> Bool
+        /// Whether the request's method may be sent twice; its body, from memory, always can be.
+        /// Kept rather than the request, which a closure over it would have copied onto the heap
+        /// for every send.
+        private let isIdempotent: Bool
         private let completion: @Sendable (Result<TransportResponse, any Error>) -> Void
         // The delegate methods run on the event loop one after another, but `resume` and `cancel`
         // come from other threads, so the state has a lock rather than the loop's isolation.
@@ -74,14 +75,14 @@
 
         init(
             transport: AsyncHTTPClientTransport, request: HTTPClient.Request, url: URL, limit: Int?,
-            resend: @escaping @Sendable (any Error, Bool) -> Bool,
+            isIdempotent: Bool,
             completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
         ) {
             self.transport = transport
             self.request = request
             self.url = url
             self.limit = limit
-            self.resend = resend
+            self.isIdempotent = isIdempotent
             self.completion = completion
         }
 
@@ -139,7 +140,9 @@
             // (see `AsyncHTTPClientTransport.resendsAfterClosedConnection`).
             let resends = state.withLock { state in
                 guard state.head == nil, state.resends < AsyncHTTPClientTransport.maximumResends, !state.isCancelled,
-                    resend(error, state.sentHead)
+                    AsyncHTTPClientTransport.resendsAfterClosedConnection(
+                        error: error, requestWasWritten: state.sentHead, isIdempotent: isIdempotent,
+                        bodyIsReplayable: true)
                 else { return false }
                 state.resends += 1
                 state.sentHead = false
