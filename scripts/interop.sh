@@ -92,7 +92,14 @@ location = /items { proxy_pass http://127.0.0.1:HTTP_PORT/answer-item; }
 location = /answer-item { return 200 '{"id":"$arg_id","method":"$request_method"}'; }
 location = /large.json { root WORK/www; }
 location = /download.bin { root WORK/www; }
-location = /upload { return 200 '{"method":"$request_method"}'; }
+# nginx reads the whole body (to a temporary file) before it proxies the request on, without it.
+location = /upload {
+    proxy_pass_request_body off;
+    proxy_set_header Content-Length "";
+    proxy_set_header X-Upload-Length $content_length;
+    proxy_pass http://127.0.0.1:HTTP_PORT/answer-upload;
+}
+location = /answer-upload { return 200 '{"method":"$request_method","length":"$http_x_upload_length"}'; }
 location = /cookie/set { add_header Set-Cookie "interop=chocolate; Path=/cookie; HttpOnly"; return 200 '{}'; }
 location /cookie/ { return 200 '{"cookie":"$http_cookie"}'; }
 location = /other/cookie { return 200 '{"cookie":"$http_cookie"}'; }

@@ -22,9 +22,12 @@ enum InteropTransport: String, CaseIterable, Sendable, CustomStringConvertible {
 
     /// Runs `body` with a network over a new transport of this kind, configured by `configure`,
     /// and releases the transport afterwards. The AsyncHTTPClient one trusts the interop CA;
-    /// FoundationNetworking cannot be made to (see `TLSInteropTests`).
+    /// FoundationNetworking cannot be made to (see `TLSInteropTests`). With `proxy`, the
+    /// AsyncHTTPClient one sends through its tinyproxy; FoundationNetworking takes a proxy only
+    /// from the process's `http_proxy` (see `ProxyInteropTests`).
     func withNetwork<Result>(
         baseURL: URL,
+        proxy: InteropServers? = nil,
         configure: (inout NetworkConfiguration) -> Void = { _ in },
         _ body: (HTTPNetwork) async throws -> Result
     ) async throws -> Result {
@@ -37,7 +40,12 @@ enum InteropTransport: String, CaseIterable, Sendable, CustomStringConvertible {
             return try await body(HTTPNetwork(configuration: configuration, transport: transport))
         #if AsyncHTTPClient
             case .asyncHTTPClient:
-                return try await withInteropClient { client in
+                return try await withInteropClient(configure: { client in
+                    guard let proxy else { return }
+                    client.proxy = .server(
+                        host: "127.0.0.1", port: proxy.proxyPort,
+                        authorization: .basic(username: proxy.proxyUser, password: proxy.proxyPassword))
+                }) { client in
                     try await body(
                         HTTPNetwork(configuration: configuration, transport: AsyncHTTPClientTransport(client: client)))
                 }

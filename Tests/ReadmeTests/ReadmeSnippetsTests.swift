@@ -25,7 +25,7 @@ struct ReadmeSnippetsTests {
         ("Sources/ECNetworking/ECNetworking.docc/ModellingRequests.md", 9),
         ("Sources/ECNetworking/ECNetworking.docc/Actions.md", 5),
         ("Sources/ECNetworking/ECNetworking.docc/ConfigurationAndLogging.md", 1),
-        ("Sources/ECNetworking/ECNetworking.docc/ErrorsAndCancellation.md", 3),
+        ("Sources/ECNetworking/ECNetworking.docc/ErrorsAndCancellation.md", 4),
         ("Sources/ECNetworking/ECNetworking.docc/Authentication.md", 5),
         ("Sources/ECNetworking/ECNetworking.docc/Resilience.md", 6),
         ("Sources/ECNetworking/ECNetworking.docc/ResponseStorage.md", 5),

@@ -19,7 +19,7 @@ extension NetworkError: LocalizedError {
         case .encodingFailed(let error):
             "The request body could not be encoded: \(redaction.describe(error))."
         case .transport(let error):
-            "\(Self.transportSentence(error.code)) (URLError \(error.code.rawValue)): "
+            "\(requestMayHaveBeenSent ? Self.mayHaveBeenSentSentence : Self.transportSentence(error.code)) (URLError \(error.code.rawValue)): "
                 + (transportCause ?? error.localizedDescription)
         case .timedOut(let duration):
             "The request timed out after \(duration)."
@@ -64,6 +64,11 @@ extension NetworkError: LocalizedError {
             "The request was not sent: its transport cannot apply the TLS policy's \(setting.rawValue)."
         }
     }
+
+    /// What a lost connection means for a request ``requestMayHaveBeenSent`` is `true` of.
+    private static let mayHaveBeenSentSentence =
+        "The connection was lost before any answer, and the server may have received the request; "
+        + "it was not sent again, since its method is not idempotent"
 
     /// What a transport failure with `code` means for the caller: the server was reached in
     /// every case but the first, and saying otherwise sends them looking in the wrong place.

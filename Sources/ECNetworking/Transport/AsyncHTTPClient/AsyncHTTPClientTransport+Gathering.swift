@@ -27,8 +27,7 @@
             }
             return GatheringClientExchange(
                 transport: self, request: outgoing, url: request.url, limit: request.maximumResponseSize,
-                isIdempotent: request.method.isIdempotent,
-                completion: call.gathered)
+                method: request.method, completion: call.gathered)
         }
     }
 
@@ -64,10 +63,10 @@
         private let request: HTTPClient.Request
         private let url: URL
         private let limit: Int?
-        /// Whether the request's method may be sent twice; its body, from memory, always can be.
-        /// Kept rather than the request, which a closure over it would have copied onto the heap
-        /// for every send.
-        private let isIdempotent: Bool
+        /// The request's method: whether it may be sent twice (its body, from memory, always can
+        /// be), and whether a lost connection may have carried it to the server. Kept rather than
+        /// the request, which a closure over it would have copied onto the heap for every send.
+        private let method: ECNetworking.HTTPMethod
         private let completion: @Sendable (Result<TransportResponse, any Error>) -> Void
         // The delegate methods run on the event loop one after another, but `resume` and `cancel`
         // come from other threads, so the state has a lock rather than the loop's isolation.
@@ -75,14 +74,14 @@
 
         init(
             transport: AsyncHTTPClientTransport, request: HTTPClient.Request, url: URL, limit: Int?,
-            isIdempotent: Bool,
+            method: ECNetworking.HTTPMethod,
             completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
         ) {
             self.transport = transport
             self.request = request
             self.url = url
             self.limit = limit
-            self.isIdempotent = isIdempotent
+            self.method = method
             self.completion = completion
         }
 
@@ -138,22 +137,23 @@
         func didReceiveError(task: HTTPClient.Task<Void>, _ error: any Error) {
             // A connection the server had just closed, before any answer: again, on the next one
             // (see `AsyncHTTPClientTransport.resendsAfterClosedConnection`).
-            let resends = state.withLock { state in
+            let (resends, hadHead) = state.withLock { state in
                 guard state.head == nil, state.resends < AsyncHTTPClientTransport.maximumResends, !state.isCancelled,
                     AsyncHTTPClientTransport.resendsAfterClosedConnection(
-                        error: error, requestWasWritten: state.sentHead, isIdempotent: isIdempotent,
+                        error: error, requestWasWritten: state.sentHead, isIdempotent: method.isIdempotent,
                         bodyIsReplayable: true)
-                else { return false }
+                else { return (false, state.head != nil) }
                 state.resends += 1
                 state.sentHead = false
                 state.task = nil
-                return true
+                return (true, false)
             }
             if resends {
                 resume()
                 return
             }
-            completion(.failure(AsyncHTTPClientTransport.networkError(for: error)))
+            let mapped = AsyncHTTPClientTransport.networkError(for: error)
+            completion(.failure(hadHead ? mapped : NetworkError.markingMayHaveBeenSent(mapped, method: method)))
         }
 
         func didFinishRequest(task: HTTPClient.Task<Void>) throws {

@@ -99,7 +99,8 @@
             do {
                 response = try await execute(request)
             } catch {
-                throw Self.networkError(for: error)
+                // No head came: a lost connection may have carried the request to the server.
+                throw NetworkError.markingMayHaveBeenSent(Self.networkError(for: error), method: request.method)
             }
             // One entry per request sent; more than one means the client followed a redirect.
             guard response.history.count <= 1 else { throw NetworkError.invalidResponse }
@@ -121,7 +122,7 @@
                 do {
                     // Built anew for each attempt: an attempt reads the body.
                     return try await client.execute(
-                        try Self.clientRequest(for: request), deadline: Self.backstopDeadline(of: request))
+                        try Self.clientRequest(for: request, on: client), deadline: Self.backstopDeadline(of: request))
                 } catch {
                     guard resends < Self.maximumResends,
                         Self.resendsAfterClosedConnection(request, error: error, requestWasWritten: true)

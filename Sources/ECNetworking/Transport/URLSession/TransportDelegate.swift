@@ -126,7 +126,16 @@ final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let exchange = exchanges.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         exchange.complete(
-            response: task.response, error: error.map { Self.mapped($0, afterHead: task.response != nil) })
+            response: task.response,
+            error: error.map { error in
+                let mapped = Self.mapped(error, afterHead: task.response != nil)
+                // No head came: a lost connection may have carried the request to the server, and
+                // `URLSession` does not say how much of it went out.
+                guard task.response == nil, let mapped = mapped as? NetworkError,
+                    let method = task.originalRequest?.httpMethod
+                else { return mapped }
+                return NetworkError.markingMayHaveBeenSent(mapped, method: HTTPMethod(rawValue: method))
+            })
     }
 
     /// The error a transport reports for `error` (see ``HTTPTransport``). FoundationNetworking
@@ -135,8 +144,16 @@ final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
     /// lost connection; a failed TLS handshake ("SSL certificate problem: unable to get local
     /// issuer certificate", "SSL: no alternative certificate subject name matches target host
     /// name") is `.secureConnectionFailed`, as the AsyncHTTPClient transport and Apple's
-    /// `URLSession` report it.
+    /// `URLSession` report it. A connection the server closed without a byte of answer is
+    /// `.badServerResponse` there ("Empty reply from server"); it is a lost connection, as Apple's
+    /// `URLSession` and the AsyncHTTPClient transport report it, so that a request the server may
+    /// have received is told apart (see ``NetworkError/requestMayHaveBeenSent``).
     private static func mapped(_ error: any Error, afterHead: Bool) -> any Error {
+        if let urlError = error as? URLError, !afterHead, urlError.code == .badServerResponse,
+            urlError.localizedDescription == "Empty reply from server"
+        {
+            return NetworkError.transport(URLError(.networkConnectionLost, userInfo: urlError.userInfo))
+        }
         if let urlError = error as? URLError, urlError.code == .unknown {
             if afterHead {
                 return NetworkError.transport(URLError(.networkConnectionLost, userInfo: urlError.userInfo))

@@ -1,0 +1,79 @@
+import ECNetworking
+import Foundation
+import TestSupport
+import Testing
+
+/// A connection lost before any answer, over every transport: a request whose method is not
+/// idempotent is not sent again and says the server may have it; one that is may be sent again,
+/// and never says so.
+@Suite("Transport conformance: a request the server may have received", .timeLimit(.minutes(2)))
+struct TransportConformanceMayHaveBeenSentTests {
+    /// Reads each request whole, then closes the connection without a byte of answer: the server
+    /// got the request, the client got nothing.
+    private static func silentCloser() throws -> LoopbackHTTPServer {
+        try LoopbackHTTPServer { _ in .raw(Data()) }
+    }
+
+    @Test(
+        "a POST whose connection closes before any answer fails once, saying the server may have it",
+        arguments: TransportKind.allCases)
+    func postMayHaveBeenSent(_ kind: TransportKind) async throws {
+        let server = try Self.silentCloser()
+        defer { server.stop() }
+        let error = try await kind.withNetwork(baseURL: server.baseURL) { network in
+            await networkError {
+                _ = try await network.send(
+                    NetworkRequest(
+                        method: .post, url: server.baseURL.appendingPathComponent("orders"),
+                        body: .data(Data(#"{"order":"tea"}"#.utf8), contentType: "application/json")))
+            }
+        }
+        let failure = try #require(error)
+        guard case .transport(let urlError) = failure else {
+            Issue.record("expected a transport error, got \(failure)")
+            return
+        }
+        #expect(urlError.code == .networkConnectionLost)
+        #expect(failure.requestMayHaveBeenSent)
+        #expect(failure.localizedDescription.contains("the server may have received the request"))
+        // Sent once: the library did not try it again on another connection.
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(server.requests.filter { $0.method == "POST" }.count == 1)
+    }
+
+    @Test(
+        "a GET whose connection closes before any answer never says the server may have it",
+        arguments: TransportKind.allCases)
+    func getIsNotMarked(_ kind: TransportKind) async throws {
+        let server = try Self.silentCloser()
+        defer { server.stop() }
+        let error = try await kind.withNetwork(baseURL: server.baseURL) { network in
+            await networkError {
+                _ = try await network.send(NetworkRequest(url: server.baseURL.appendingPathComponent("orders")))
+            }
+        }
+        let failure = try #require(error)
+        #expect(!failure.requestMayHaveBeenSent, "\(failure)")
+        #expect(!failure.localizedDescription.contains("may have received"))
+    }
+
+    @Test(
+        "a POST whose answer breaks off after its head is a lost connection, not a request the server may have",
+        arguments: TransportKind.allCases)
+    func brokenAnswerIsNotMarked(_ kind: TransportKind) async throws {
+        let server = try LoopbackHTTPServer { _ in
+            .reset(Data("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"id\"".utf8))
+        }
+        defer { server.stop() }
+        let error = try await kind.withNetwork(baseURL: server.baseURL) { network in
+            await networkError {
+                _ = try await network.send(
+                    NetworkRequest(
+                        method: .post, url: server.baseURL.appendingPathComponent("orders"),
+                        body: .data(Data("{}".utf8), contentType: "application/json")))
+            }
+        }
+        let failure = try #require(error)
+        #expect(!failure.requestMayHaveBeenSent, "\(failure)")
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// This process's resident memory, as Linux reports it.
+public enum ProcessMemory {
+    /// Whether this platform reports peak resident memory and lets a process reset it.
+    public static let isMeasurable = FileManager.default.isWritableFile(atPath: "/proc/self/clear_refs")
+
+    /// Whether this process runs under ThreadSanitizer.
+    public static let isUnderThreadSanitizer = dlsym(nil, "__tsan_init") != nil
+
+    /// Resets the peak to the current resident size, which it returns, in bytes.
+    public static func resetPeak() -> Int {
+        try? "5".write(toFile: "/proc/self/clear_refs", atomically: false, encoding: .utf8)
+        return field("VmRSS")
+    }
+
+    /// The peak resident size since the last ``resetPeak()``, in bytes.
+    public static func peak() -> Int {
+        field("VmHWM")
+    }
+
+    /// Runs `test` of this test binary alone in a child process, with `environment` added to this
+    /// process's and the path of a file in `outputVariable`, to which the test writes its baseline
+    /// and peak resident memory (in bytes, separated by a space); returns them. The child must end
+    /// within `timeout`.
+    public static func measureInChildProcess(
+        test: String, environment: [String: String], outputVariable: String, timeout: Duration = .seconds(90)
+    ) async throws -> (baseline: Int, peak: Int) {
+        let output = FileManager.default.temporaryDirectory
+            .appendingPathComponent("ecnetworking-memory-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        child.arguments = ["--testing-library", "swift-testing", "--filter", test]
+        child.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+            .merging([outputVariable: output]) { _, added in added }
+        child.standardOutput = FileHandle.nullDevice
+        child.standardError = FileHandle.nullDevice
+        try child.run()
+        try await waitUntil(timeout: timeout) { !child.isRunning }
+        #expect(
+            child.terminationStatus == 0, "the child process failed; run \(test) with \(environment) to see why")
+        let numbers = try String(contentsOfFile: output, encoding: .utf8).split(separator: " ").compactMap { Int($0) }
+        try #require(numbers.count == 2)
+        return (numbers[0], numbers[1])
+    }
+
+    private static func field(_ name: String) -> Int {
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        for line in status.split(separator: "\n") where line.hasPrefix("\(name):") {
+            let kilobytes = line.split(separator: " ").compactMap { Int($0) }.first ?? 0
+            return kilobytes * 1_024
+        }
+        return 0
+    }
+}
