@@ -14,7 +14,9 @@ let package = Package(
         // The library itself, from this checkout: the Example always runs against the code beside it.
         // With the four integrations the tour shows: swift-log records, trace ids, metrics and a
         // generated OpenAPI client.
-        .package(name: "ECNetworking", path: "..", traits: ["Logging", "Tracing", "Metrics", "OpenAPI"]),
+        // With AsyncHTTPClient too, for the HTTPS step: the transport that takes a TLSPolicy on Linux.
+        .package(
+            name: "ECNetworking", path: "..", traits: ["Logging", "Tracing", "Metrics", "OpenAPI", "AsyncHTTPClient"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1"),
         // Already in Hummingbird's graph; declared because DemoServer imports these modules directly.
         .package(url: "https://github.com/apple/swift-log.git", from: "1.6.0"),
@@ -25,15 +27,23 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-openapi-runtime", from: "1.13.4"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // For the HTTPS step: the server's TLS, and its certificates made in memory.
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-certificates.git", from: "1.21.1"),
+        .package(url: "https://github.com/apple/swift-crypto.git", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         .target(
             name: "DemoServer",
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // The demo API as typed requests, plus the authentication, retry and tracing set-up around them.

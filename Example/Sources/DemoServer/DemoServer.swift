@@ -1,5 +1,6 @@
 import Foundation
 internal import Hummingbird
+internal import HummingbirdTLS
 internal import Logging
 internal import NIOCore
 internal import ServiceLifecycle
@@ -51,12 +52,15 @@ public final class DemoServer: Sendable {
     ///   - port: The port to listen on; `0`, the default, picks a free one so that several servers can run at once.
     ///   - maximumGracefulShutdownDuration: How long ``stop()`` lets requests still running finish
     ///     before it ends them.
+    ///   - tls: Certificates to serve HTTPS with; then ``baseURL`` is `https://localhost:<port>`,
+    ///     the name the certificate carries. `nil`, the default, serves plain HTTP.
     /// - Throws: ``DemoServerStartError`` or the underlying error when the server cannot listen, for example
     ///   because `port` is taken.
     public static func start(
         configuration: DemoServerConfiguration = DemoServerConfiguration(),
         port: Int = 0,
-        maximumGracefulShutdownDuration: Duration = .seconds(4)
+        maximumGracefulShutdownDuration: Duration = .seconds(4),
+        tls: DemoCertificates? = nil
     ) async throws -> DemoServer {
         let recorder = RequestRecorder()
         let catalog = CatalogStore(products: configuration.initialProducts)
@@ -65,6 +69,7 @@ public final class DemoServer: Sendable {
         let address = BindAddress.hostname("127.0.0.1", port: port)
         let application = Application(
             router: DemoRouter.make(configuration: configuration, recorder: recorder, catalog: catalog),
+            server: try tls.map { try .tls(.http1(), tlsConfiguration: $0.serverConfiguration()) } ?? .http1(),
             configuration: ApplicationConfiguration(address: address, serverName: "DemoServer"),
             onServerRunning: { channel in
                 // With port 0 the kernel picks the port, so only the bound channel knows it.
@@ -89,7 +94,8 @@ public final class DemoServer: Sendable {
             try await runTask.value
             throw DemoServerStartError.didNotListen
         }
-        guard let baseURL = URL(string: "http://127.0.0.1:\(boundPort)") else {
+        let origin = tls == nil ? "http://127.0.0.1" : "https://localhost"
+        guard let baseURL = URL(string: "\(origin):\(boundPort)") else {
             await serviceGroup.triggerGracefulShutdown()
             _ = await runTask.result
             throw DemoServerStartError.didNotListen

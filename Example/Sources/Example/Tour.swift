@@ -55,6 +55,7 @@ struct Tour {
         try await generatedOpenAPIClient()
         try await transfers()
         try await recordAndReplay()
+        try await https()
         console.write("")
         console.write("Tour complete: every step behaved as expected.")
     }

@@ -16,7 +16,7 @@ struct TourTests {
 
             let lines = output.lines
             #expect(lines.last == "Tour complete: every step behaved as expected.")
-            #expect(lines.filter { $0.hasPrefix("== ") }.count == 11)
+            #expect(lines.filter { $0.hasPrefix("== ") }.count == 12)
             #expect(lines.contains("  → getUser(id: 999999) → .notFound, APIError not_found"))
             #expect(lines.filter { $0.hasPrefix("  → trace ") }.count == 3)
             #expect(lines.filter { $0.hasPrefix("  → http.client.request.duration ") }.count == 3)
@@ -35,6 +35,12 @@ struct TourTests {
                 lines.contains(
                     "  ✓ FakeNetwork(replaying:) answered the same [User], 201 and User, and the server saw no request")
             )
+            #expect(
+                lines.contains { $0.hasPrefix("  → GET https://localhost:") && $0.hasSuffix("/catalog: 3 products") })
+            #expect(lines.contains("  ✓ the system's roots alone: .secureConnectionFailed, the certificate refused"))
+            #expect(
+                lines.contains(
+                    "  ✓ a pin of the server's key: refused before a byte was sent (.tlsSettingUnavailable(.pins))"))
             // One login on demand, one for the new client of the concurrency step, one for the
             // recording's client.
             #expect(await server.recorder.loginCount == 3)
