@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 
 /// What the library over `AsyncHTTPClientTransport` is measured against: the same call written by
 /// hand on one `HTTPClient` configured like the transport's own (same pool, no redirects, the
@@ -17,11 +18,12 @@ struct RawAsyncHTTPClient: Sendable {
     let decoder = JSONDecoder()
 
     /// A client on the shared event loops with the pool and settings of the library's transport
-    /// created with `maximumConnectionsPerHost` connections per host.
-    static func makeClient(maximumConnectionsPerHost: Int) -> HTTPClient {
+    /// created with `maximumConnectionsPerHost` connections per host, and `tls` for HTTPS.
+    static func makeClient(maximumConnectionsPerHost: Int, tls: TLSConfiguration? = nil) -> HTTPClient {
         HTTPClient(
             eventLoopGroup: HTTPClient.defaultEventLoopGroup,
             configuration: HTTPClient.Configuration(
+                tlsConfiguration: tls,
                 redirectConfiguration: .disallow,
                 timeout: HTTPClient.Configuration.Timeout(connect: .seconds(10)),
                 connectionPool: HTTPClient.Configuration.ConnectionPool(
@@ -88,6 +90,13 @@ struct RawAsyncHTTPClient: Sendable {
 
     /// Sends `GET url` with the headers and returns the response once its head has arrived with
     /// status 200. The deadline covers the head only, as in the library's transport.
+    /// The HTTP version the client speaks to the server, from one `GET users`.
+    func negotiatedVersion() async throws -> HTTPVersion {
+        let response = try await get(baseURL.appendingPathComponent(UsersFixture.path))
+        _ = try await response.body.collect(upTo: 1 << 20)
+        return response.version
+    }
+
     private func get(_ url: URL) async throws -> HTTPClientResponse {
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = .GET

@@ -13,7 +13,8 @@ import Foundation
 /// compared with the faster of the two in each round. The bars: library over AHC ÷ faster raw AHC
 /// ≤ 1.05 in time per request, with the server on its own loops, and the library over AHC ≥ 3.5
 /// times the library over URLSession at 64 in flight. The server runs on its own event loops, then
-/// on NIO's shared ones: both topologies are reported.
+/// on NIO's shared ones: both topologies are reported. Then the async-http-client clients again
+/// over TLS, HTTP/1.1 (held to the same bar) and HTTP/2 (reported).
 struct AsyncHTTPClientScenario {
     /// Small counts.
     var quick: Bool
@@ -42,12 +43,21 @@ struct AsyncHTTPClientScenario {
         for topology in LoopbackServer.Topology.allCases {
             try await measure(topology, into: &outcome)
         }
+        for protocols in LoopbackServer.TLSProtocols.allCases {
+            try await measureTLS(protocols, into: &outcome)
+        }
         outcome.notes.append(
             "time/req vs faster raw AHC = median over the rounds of the client's time per request ÷ the faster raw "
                 + "AsyncHTTPClient interface's in the same round (async `execute(_:deadline:)` with a per-request "
                 + "deadline, or the delegate interface `execute(request:)`, which is how the library's transport "
                 + "gathers a body). Library clients: 2 actions, logging off, coalescing off. URLSession clients: "
                 + ".default, 64 connections per host, no URL cache.")
+        outcome.notes.append(
+            "TLS: the server on its own loops presents a self-signed certificate for localhost made in memory "
+                + "(P-256), which both async-http-client clients trust alone (the library's through "
+                + "TLSPolicy(trustRoots: .only(_:))); tls_http1 offers HTTP/1.1 only (ahc_tls_*, bar ≤ 1.05), tls_h2 "
+                + "offers HTTP/2, which both negotiate by ALPN (ahc_tls_h2_*, reported). URLSession is left out: "
+                + "FoundationNetworking cannot be told to trust the certificate.")
         outcome.notes.append(
             "Server loops: own = the server on event loops of its own (the headline figures, ahc_*); shared = on "
                 + "NIO's shared loops, which the clients use too (ahc_shared_loops_*), where a connection whose two "
@@ -64,9 +74,14 @@ struct AsyncHTTPClientScenario {
             configuration: .init(maximumConnectionsPerHost: Self.connectionsPerHost))
         let result: Result<Void, any Error>
         do {
+            let round =
+                topology == .ownLoops
+                ? Round(prefix: "ahc_", label: "own", isHeldToBar: true)
+                : Round(prefix: "ahc_shared_loops_", label: "shared", isHeldToBar: false)
             try await measure(
-                topology, against: server,
-                clients: Self.makeClients(server.baseURL, rawClient: rawClient, transport: transport), into: &outcome)
+                round, clients: Self.makeClients(server.baseURL, rawClient: rawClient, transport: transport),
+                into: &outcome)
+            if topology == .ownLoops { try await measureServerAlone(server, into: &outcome) }
             result = .success(())
         } catch {
             result = .failure(error)
@@ -75,6 +90,53 @@ struct AsyncHTTPClientScenario {
         try? await transport.shutdown()
         await server.stop()
         try result.get()
+    }
+
+    /// Starts a server on its own loops serving HTTPS with a certificate made for the run,
+    /// offering `protocols`, and measures the two raw async-http-client interfaces and the library
+    /// over `AsyncHTTPClientTransport` against it, each trusting that certificate alone.
+    private func measureTLS(_ protocols: LoopbackServer.TLSProtocols, into outcome: inout ScenarioOutcome)
+        async throws
+    {
+        let certificate = try LoopbackCertificate()
+        let server = try await LoopbackServer.start(topology: .ownLoops, tls: certificate, protocols: protocols)
+        let rawClient = RawAsyncHTTPClient.makeClient(
+            maximumConnectionsPerHost: Self.connectionsPerHost, tls: try certificate.clientConfiguration())
+        let transport = AsyncHTTPClientTransport(
+            configuration: .init(
+                maximumConnectionsPerHost: Self.connectionsPerHost,
+                tls: TLSPolicy(trustRoots: .only([try TLSCertificate(pem: certificate.pem)]))))
+        let result: Result<Void, any Error>
+        do {
+            let clients = Array(
+                Self.makeClients(server.baseURL, rawClient: rawClient, transport: transport).prefix(3))
+            // Both sides must speak what the round is named for.
+            let version = try await RawAsyncHTTPClient(client: rawClient, baseURL: server.baseURL, headers: [])
+                .negotiatedVersion()
+            guard version == (protocols == .http2 ? .http2 : .http1_1) else {
+                throw BenchmarkError.unexpectedProtocol("\(version)")
+            }
+            let round =
+                protocols == .http1
+                ? Round(prefix: "ahc_tls_", label: "tls_http1", isHeldToBar: true)
+                : Round(prefix: "ahc_tls_h2_", label: "tls_h2", isHeldToBar: false)
+            try await measure(round, clients: clients, into: &outcome)
+            result = .success(())
+        } catch {
+            result = .failure(error)
+        }
+        try? await rawClient.shutdown()
+        try? await transport.shutdown()
+        await server.stop()
+        try result.get()
+    }
+
+    /// What a set of rounds is called in the table and in RESULT names, and whether its ratio is
+    /// held to the bar.
+    private struct Round {
+        let prefix: String
+        let label: String
+        let isHeldToBar: Bool
     }
 
     /// The five clients in the order the table lists them: raw AHC through its async interface,
@@ -120,17 +182,16 @@ struct AsyncHTTPClientScenario {
         ]
     }
 
-    private func measure(
-        _ topology: LoopbackServer.Topology, against server: LoopbackServer, clients: [LoadClient],
-        into outcome: inout ScenarioOutcome
-    ) async throws {
+    /// Measures `clients` (the raw async interface, the raw delegate interface, the library over
+    /// AHC, and optionally the two URLSession clients) in interleaved rounds of every mode.
+    private func measure(_ round: Round, clients: [LoadClient], into outcome: inout ScenarioOutcome) async throws {
         // Warm-up: opens every client's connections and runs every code path once.
         for client in clients {
             _ = try await LoadRunner.run(count: quick ? 100 : 500, concurrency: 1, client.call)
             _ = try await LoadRunner.run(count: 64 * (quick ? 4 : 16), concurrency: 64, client.call)
         }
-        let prefix = topology == .ownLoops ? "ahc_" : "ahc_shared_loops_"
-        let loops = topology == .ownLoops ? "own" : "shared"
+        let prefix = round.prefix
+        let loops = round.label
         for mode in modes {
             let samples = try await LoadRunner.interleaved(clients.map(\.call), mode: mode, rounds: rounds)
             let fasterRaw = Self.fasterPerRound(samples[0], samples[1])
@@ -153,10 +214,10 @@ struct AsyncHTTPClientScenario {
                 Format.number(Statistics.median(Self.roundRatios(samples[2], against: samples[1])), decimals: 3))
             outcome.notes.append(
                 "\(loops) loops, \(mode.label): library over AHC ÷ faster raw AHC = \(Format.number(ratio, decimals: 3)) "
-                    + "time per request (\(topology == .ownLoops ? "bar ≤ 1.05: \(ratio <= 1.05 ? "met" : "MISSED")" : "reported")); "
+                    + "time per request (\(round.isHeldToBar ? "bar ≤ 1.05: \(ratio <= 1.05 ? "met" : "MISSED")" : "reported")); "
                     + "per round: "
                     + rounds.map { Format.number($0, decimals: 3) }.joined(separator: " "))
-            if mode.key == "c64" {
+            if mode.key == "c64" && clients.count == 5 {
                 let speedup =
                     Statistics.median(samples[2].map(\.requestsPerSecond))
                     / Statistics.median(samples[4].map(\.requestsPerSecond))
@@ -164,10 +225,9 @@ struct AsyncHTTPClientScenario {
                 outcome.notes.append(
                     "\(loops) loops, 64 in flight: library over AHC ÷ library over URLSession = "
                         + "\(Format.number(speedup, decimals: 2))× requests/s ("
-                        + (topology == .ownLoops ? "bar ≥ 3.5: \(speedup >= 3.5 ? "met" : "MISSED"))" : "reported)"))
+                        + (round.isHeldToBar ? "bar ≥ 3.5: \(speedup >= 3.5 ? "met" : "MISSED"))" : "reported)"))
             }
         }
-        if topology == .ownLoops { try await measureServerAlone(server, into: &outcome) }
     }
 
     /// Each round's sample of whichever of `first` and `second` took less time in that round.

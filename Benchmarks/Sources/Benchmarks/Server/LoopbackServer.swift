@@ -1,5 +1,8 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
+import HummingbirdHTTP2
+import HummingbirdTLS
 import Logging
 import NIOCore
 import NIOPosix
@@ -45,8 +48,20 @@ final class LoopbackServer: Sendable {
         self.eventLoops = eventLoops
     }
 
-    /// Starts the server on a port the kernel picks and returns once it accepts connections.
-    static func start(topology: Topology = .ownLoops) async throws -> LoopbackServer {
+    /// Over TLS, which protocols the server offers a client.
+    enum TLSProtocols: String, Sendable, CaseIterable {
+        /// HTTP/1.1 only.
+        case http1 = "http1"
+        /// HTTP/2, which async-http-client picks when offered, and HTTP/1.1.
+        case http2 = "h2"
+    }
+
+    /// Starts the server on a port the kernel picks and returns once it accepts connections; with
+    /// `tls`, it serves HTTPS with that certificate, at `https://localhost:<port>`, offering
+    /// `protocols`.
+    static func start(
+        topology: Topology = .ownLoops, tls: LoopbackCertificate? = nil, protocols: TLSProtocols = .http1
+    ) async throws -> LoopbackServer {
         var logger = Logger(label: "benchmark-server")
         // Per-request logging would be part of what is measured; only problems are worth a line.
         logger.logLevel = .warning
@@ -67,8 +82,17 @@ final class LoopbackServer: Sendable {
         // As many loops as NIO's shared group has, so the server alone serves as fast as before.
         let eventLoops: MultiThreadedEventLoopGroup? =
             topology == .ownLoops ? MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount) : nil
+        let server: HTTPServerBuilder =
+            switch (tls, protocols) {
+            case (nil, _): .http1()
+            case (let tls?, .http1):
+                try .tls(.http1(), tlsConfiguration: tls.serverConfiguration(protocols: ["http/1.1"]))
+            case (let tls?, .http2):
+                try .http2Upgrade(tlsConfiguration: tls.serverConfiguration(protocols: ["h2", "http/1.1"]))
+            }
         let application = Application(
             router: router,
+            server: server,
             configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
             onServerRunning: { channel in
                 // With port 0 only the bound channel knows which port the kernel chose.
@@ -93,7 +117,8 @@ final class LoopbackServer: Sendable {
             throw BenchmarkError.serverDidNotStart
         }
         return LoopbackServer(
-            baseURL: URL(string: "http://127.0.0.1:\(port)")!, serviceGroup: serviceGroup, runTask: runTask,
+            baseURL: URL(string: tls == nil ? "http://127.0.0.1:\(port)" : "https://localhost:\(port)")!,
+            serviceGroup: serviceGroup, runTask: runTask,
             eventLoops: eventLoops)
     }
 

@@ -14,6 +14,8 @@ enum BenchmarkError: Error, CustomStringConvertible {
     case scenarioProcessFailed(status: Int32)
     /// A tool the benchmark drives (valgrind, strip) failed; the end of what it printed.
     case toolFailed(String, String)
+    /// A TLS round's clients spoke another HTTP version than the round is for.
+    case unexpectedProtocol(String)
 
     /// The failure, for the `VIOLATION` line.
     var description: String {
@@ -26,6 +28,7 @@ enum BenchmarkError: Error, CustomStringConvertible {
         case .serverDidNotStart: "the loopback server did not start"
         case .scenarioProcessFailed(let status): "the scenario's process exited with status \(status) and no outcome"
         case .toolFailed(let tool, let output): "\(tool) failed: \(output)"
+        case .unexpectedProtocol(let version): "the clients negotiated \(version) instead of the round's protocol"
         }
     }
 }
