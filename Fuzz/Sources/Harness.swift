@@ -39,6 +39,7 @@ let targets = [
     RegisteredTarget(URLRedactionTarget.self),
     RegisteredTarget(ContentRangeTarget.self),
     RegisteredTarget(ContentDispositionTarget.self),
+    RegisteredTarget(HTTPDateTarget.self),
 ]
 
 // Set once in `LLVMFuzzerInitialize`, before libFuzzer calls `LLVMFuzzerTestOneInput` from the one

@@ -25,13 +25,13 @@ enum HTTPDate {
     }
 
     /// The seconds since 1970 of a date and time in GMT, or `nil` when a field is out of range.
-    /// A leap second (`:60`) counts as the first second of the next minute.
+    /// A leap second (`:60`) counts as the second before it, as POSIX time has no room for it.
     static func date(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Int) -> Date? {
         guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day), (0...23).contains(hour),
             (0...59).contains(minute), (0...60).contains(second)
         else { return nil }
         let days = daysSince1970(year: year, month: month, day: day)
-        return Date(timeIntervalSince1970: TimeInterval(((days * 24 + hour) * 60 + minute) * 60 + second))
+        return Date(timeIntervalSince1970: TimeInterval(((days * 24 + hour) * 60 + minute) * 60 + min(second, 59)))
     }
 
     /// Days from 1970-01-01 to the given day of the proleptic Gregorian calendar.
