@@ -14,7 +14,7 @@ package final class ActionRegistry: Sendable {
 
     /// Drops every action, so that an invalidated network no longer keeps them, or what they
     /// hold, alive; sends in progress keep the snapshot they took.
-    func removeAll() {
+    package func removeAll() {
         stages.withLock { $0 = ActionStages() }
     }
 

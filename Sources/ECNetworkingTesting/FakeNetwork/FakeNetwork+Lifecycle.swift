@@ -28,18 +28,22 @@ extension FakeNetwork {
     }
 
     /// Cancels the sends in progress and fails every later send at once with
-    /// `NetworkError.invalidated`, recording nothing. The added actions stay, so a
-    /// test can still inspect ``addedActions``; a network the fake passes requests to is left alone.
+    /// `NetworkError.invalidated`, recording nothing; the metrics hook hears of each such send,
+    /// as on `HTTPNetwork`. The actions stop running, as the real network drops them, but stay in
+    /// ``addedActions`` for a test to inspect; a network the fake passes requests to is left alone.
     public func invalidate() {
         activeSends.close()
         cancelAll()
+        runner.actions.removeAll()
     }
 
     /// Fails every later send with `NetworkError.invalidated` and returns once the
-    /// sends in progress have ended; a subscription to Server-Sent Events, which has no end to run
-    /// to, ends with `NetworkError.invalidated`.
+    /// sends in progress have ended, then stops running the actions (they stay in
+    /// ``addedActions``); a subscription to Server-Sent Events, which has no end to run to, ends
+    /// with `NetworkError.invalidated`.
     public func finishSendsAndInvalidate() async {
         await activeSends.finishSends()
+        runner.actions.removeAll()
     }
 
     /// Runs `body` as a send of `requestType` that ``cancelAll()`` can cancel without cancelling

@@ -8,32 +8,39 @@ extension FakeNetwork {
         case response(NetworkResponse)
     }
 
-    /// Runs `built` through the same `StageRunner` as `HTTPNetwork`,
-    /// with the stub as the transport step: default headers, will-begin actions (under the
-    /// action time limit), began actions, the stub, response-began and completed actions,
-    /// validation of the request as sent, the retries the completed actions and the retry policy
-    /// ask for, the metrics hook, and on an error the failure actions. Without ``runsActions`` no
-    /// action runs; everything else does.
+    /// Runs `built` through the same `StageRunner` as `HTTPNetwork`, in the same order: the send is
+    /// noted for the metrics hook and the failure actions, then registered as a send of
+    /// `requestType` (refused with `NetworkError.invalidated` once the fake is invalidated, which
+    /// they hear of, as on the real network), then recorded with `record`, then run with the stub
+    /// as the transport step: default headers, will-begin actions (under the action time limit),
+    /// began actions, the stub, response-began and completed actions, validation of the request as
+    /// sent, the retries the completed actions and the retry policy ask for, the metrics hook, and
+    /// on an error the failure actions. Without ``runsActions`` no action runs; everything else
+    /// does.
     func perform<Value>(
         _ built: NetworkRequest,
-        recordID: Int,
+        of requestType: Any.Type?,
+        record: (inout FakeNetworkState) -> Int,
         answer: @escaping (NetworkRequest) async throws -> StubbedAnswer<Value>,
         decode: (NetworkResponse) throws -> Value
     ) async throws -> Value {
         try await runner.reportingMetrics(of: built) { context in
-            // `tracking` registered the send; its cancellation is the one `cancelAll` marks.
-            context.cancellation = SendCancellation.current
-            let transport = StubTransport(network: self, recordID: recordID, answer: answer)
-            let response: NetworkResponse
-            do {
-                response = try await runner.run(built, priority: .normal, through: transport, context: &context)
-            } catch is CancellationError {
-                // As in the real network, the failure actions and the caller see one error for
-                // every form of cancellation.
-                throw NetworkError.cancelled
+            try await tracking(requestType) {
+                let recordID = state.withLock { record(&$0) }
+                // `tracking` registered the send; its cancellation is the one `cancelAll` marks.
+                context.cancellation = SendCancellation.current
+                let transport = StubTransport(network: self, recordID: recordID, answer: answer)
+                let response: NetworkResponse
+                do {
+                    response = try await runner.run(built, priority: .normal, through: transport, context: &context)
+                } catch is CancellationError {
+                    // As in the real network, the failure actions and the caller see one error for
+                    // every form of cancellation.
+                    throw NetworkError.cancelled
+                }
+                if let value = transport.latestValue.value { return value }
+                return try decode(response)
             }
-            if let value = transport.latestValue.value { return value }
-            return try decode(response)
         }
     }
 

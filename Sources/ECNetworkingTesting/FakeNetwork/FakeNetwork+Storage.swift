@@ -78,13 +78,13 @@ extension FakeNetwork {
             sensitiveData: configuration.sensitiveData, willBeginActions: runner.actions.snapshot.willBegin)
     }
 
-    /// Answers from the stub as a tracked send, and stores its raw response when it succeeded.
+    /// Answers from the stub (a tracked send), and stores its raw response when it succeeded.
     private func fetchStoring<R: StorableRequest>(
         _ request: R,
         built: StorableNetworkRequest,
         storage: any ResponseStore
     ) async throws -> StoredValue<R.Response> {
-        let answer = try await tracking(R.self) { try await self.answerFromStubs(request) }
+        let answer = try await answerFromStubs(request)
         if let response = answer.response, response.isSuccessful, let sent = response.request {
             await built.keep(StoredResponse(response), answering: sent, in: storage)
         }

@@ -126,17 +126,17 @@ public final class FakeNetwork: Network, ActiveSendTracking {
     ///   `NetworkError.invalidated` after ``invalidate()``; otherwise what the stub,
     ///   `buildRequest(with:)`, an action or the network it went to throws.
     public func send<R: Request>(_ request: R, priority: RequestPriority) async throws -> R.Response {
-        try await tracking(R.self) {
-            if let network = self.passingNetwork(for: R.self) {
+        if let network = passingNetwork(for: R.self) {
+            return try await tracking(R.self) {
                 self.recordPassedOn(request)
                 return try await network.send(request, priority: priority)
             }
-            return try await self.answerFromStubs(request).value
         }
+        return try await answerFromStubs(request).value
     }
 
-    /// Records `request` and runs it against its type's stub; returns the value and, when the stub
-    /// gave a raw response, that response (which a storage send keeps).
+    /// Records `request` and runs it against its type's stub, as a tracked send; returns the value
+    /// and, when the stub gave a raw response, that response (which a storage send keeps).
     func answerFromStubs<R: Request>(_ request: R) async throws -> (value: R.Response, response: NetworkResponse?) {
         let requestType = ObjectIdentifier(R.self)
         let built: NetworkRequest
@@ -148,12 +148,10 @@ public final class FakeNetwork: Network, ActiveSendTracking {
             _ = state.withLock { $0.record(requestType: requestType, request: request, networkRequest: nil) }
             throw error
         }
-        let recordID = state.withLock {
-            $0.record(requestType: requestType, request: request, networkRequest: built)
-        }
         return try await perform(
             built,
-            recordID: recordID,
+            of: R.self,
+            record: { $0.record(requestType: requestType, request: request, networkRequest: built) },
             answer: { sent in
                 switch try await self.answer(request, sent: sent) {
                 case .value(let value): .value((value, nil))
@@ -179,17 +177,18 @@ public final class FakeNetwork: Network, ActiveSendTracking {
     ///   and nowhere to pass it; `NetworkError.unacceptableStatusCode(_:)` for a
     ///   status the request does not accept.
     public func send(_ request: NetworkRequest, priority: RequestPriority) async throws -> NetworkResponse {
-        try await tracking(nil) {
-            let recordID = self.state.withLock { $0.record(requestType: nil, request: nil, networkRequest: request) }
-            if let network = self.unstubbedRequestsNetwork, self.state.withLock({ $0.networkRequestStub == nil }) {
+        if let network = unstubbedRequestsNetwork, state.withLock({ $0.networkRequestStub == nil }) {
+            return try await tracking(nil) {
+                _ = self.state.withLock { $0.record(requestType: nil, request: nil, networkRequest: request) }
                 return try await network.send(request, priority: priority)
             }
-            return try await self.perform(
-                request,
-                recordID: recordID,
-                answer: { prepared in .response(try await self.answer(prepared)) },
-                decode: { $0 }
-            )
         }
+        return try await perform(
+            request,
+            of: nil,
+            record: { $0.record(requestType: nil, request: nil, networkRequest: request) },
+            answer: { prepared in .response(try await self.answer(prepared)) },
+            decode: { $0 }
+        )
     }
 }

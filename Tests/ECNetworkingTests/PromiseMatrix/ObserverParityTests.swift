@@ -29,15 +29,39 @@ struct ObserverParityTests {
 
     enum Scenario: String, CaseIterable, Sendable {
         case ok, retriedThenOk, notFound
+        /// The network is invalidated before the send.
+        case invalidated
+        /// A will-begin action outlasts the action time limit.
+        case actionTimeLimit
 
         /// The statuses the server answers the attempts with, in order.
         var statuses: [Int] {
             switch self {
-            case .ok: [200]
+            case .ok, .invalidated, .actionTimeLimit: [200]
             case .retriedThenOk: [503, 200]
             case .notFound: [404]
             }
         }
+
+        /// Whether the send fails with the failure actions still in place, and so runs them once.
+        /// An invalidated network has dropped its actions: the metrics hook alone hears of it.
+        var runsFailureActions: Bool { self == .notFound || self == .actionTimeLimit }
+    }
+
+    /// A will-begin action that takes far longer than the scenario's action time limit.
+    private struct SlowAction: RequestWillBeginAction {
+        func requestWillBegin(_ request: NetworkRequest) async throws -> NetworkRequest {
+            try await Task.sleep(for: .seconds(5))
+            return request
+        }
+    }
+
+    /// Adds the scenario's observers and actions to `network`, and invalidates it when the
+    /// scenario says so.
+    private static func prepare(_ network: some Network, _ observers: MatrixObservers, for scenario: Scenario) {
+        network.add(action: observers.failureAction)
+        if scenario == .actionTimeLimit { network.add(action: SlowAction()) }
+        if scenario == .invalidated { network.invalidate() }
     }
 
     private static let baseURL = URL(string: "https://api.example.com/")!
@@ -45,6 +69,7 @@ struct ObserverParityTests {
     private static func configuration(_ observers: MatrixObservers) -> NetworkConfiguration {
         var configuration = NetworkConfiguration(baseURL: baseURL)
         configuration.retryPolicy = RetryPolicy(baseDelay: .milliseconds(1), jitter: 0)
+        configuration.actionTimeout = .milliseconds(100)
         observers.observe(&configuration)
         return configuration
     }
@@ -57,29 +82,53 @@ struct ObserverParityTests {
             failureActions: observers.failures.all.count)
     }
 
-    @Test("a send, a retried send and a failing one are reported alike", arguments: Scenario.allCases)
+    @Test(
+        "a send, a retried one, a failing one, one on an invalidated network and one an action outlasts are reported alike",
+        arguments: Scenario.allCases)
     func parity(_ scenario: Scenario) async throws {
         let body = Data("{}".utf8)
         let real = MatrixObservers()
         let session = MockSession()
         session.stub(with: scenario.statuses.map { MockResponse(statusCode: $0, data: body) })
         let network = URLSessionNetwork(configuration: Self.configuration(real), session: session)
-        network.add(action: real.failureAction)
-        _ = try? await network.send(Report())
+        Self.prepare(network, real, for: scenario)
+        let networkError = await Self.error { _ = try await network.send(Report()) }
 
         let faked = MatrixObservers()
         let fake = FakeNetwork(configuration: Self.configuration(faked), runsActions: true)
-        fake.add(action: faked.failureAction)
         fake.stub(
             Report.self,
             with: scenario.statuses.map { FakeResponse.networkResponse(NetworkResponse(statusCode: $0, body: body)) })
-        _ = try? await fake.send(Report())
+        Self.prepare(fake, faked, for: scenario)
+        let fakeError = await Self.error { _ = try await fake.send(Report()) }
 
         let onNetwork = Self.heard(real)
         let onFake = Self.heard(faked)
         #expect(onNetwork.metrics.count == 1, "\(onNetwork)")
-        #expect(onNetwork.failureActions == (scenario == .notFound ? 1 : 0))
+        #expect(onNetwork.failureActions == (scenario.runsFailureActions ? 1 : 0))
         #expect(onFake == onNetwork, "the fake: \(onFake); the network: \(onNetwork)")
+        #expect(String(describing: fakeError) == String(describing: networkError))
+        switch scenario {
+        case .invalidated: #expect(networkError.map { "\($0)" } == "\(NetworkError.invalidated)")
+        case .actionTimeLimit:
+            if case .actionTimedOut? = networkError as? NetworkError {
+            } else {
+                Issue.record("expected actionTimedOut, got \(String(describing: networkError))")
+            }
+        default: break
+        }
+        // The invalidated fake recorded nothing, as its documentation says.
+        #expect((fake.totalSendCount == 0) == (scenario == .invalidated))
         #expect(!real.logLines.all.isEmpty && faked.logLines.all.isEmpty)
+    }
+
+    /// What `operation` threw, or `nil`.
+    private static func error(_ operation: () async throws -> Void) async -> (any Error)? {
+        do {
+            try await operation()
+            return nil
+        } catch {
+            return error
+        }
     }
 }
