@@ -36,6 +36,12 @@ package struct SendContext: Sendable {
     /// How many bytes of the streamed body arrived, once it has ended.
     var streamedByteCount: Int64?
 
+    /// Has the send reported when `response`'s body ends, when it is handed over still arriving,
+    /// rather than at its head: for a network whose stubs stream, as the real one's transport does.
+    package mutating func reportsAtBodyEnd(of response: NetworkResponse) {
+        if let body = response.unreadBody { streamedBody = body.relay }
+    }
+
     /// Whether the sending task or the send itself was cancelled.
     var isCancelled: Bool {
         Task.isCancelled || cancellation?.isCancelled == true

@@ -39,6 +39,9 @@ extension FakeNetwork {
                     throw NetworkError.cancelled
                 }
                 if let value = transport.latestValue.value { return value }
+                // A streamed stub's body is still to come: the send ends with it, as on the real
+                // network, so a body that breaks is a failed send for every observer.
+                context.reportsAtBodyEnd(of: response)
                 return try decode(response)
             }
         }

@@ -122,6 +122,36 @@ struct ObserverParityTests {
         #expect(!real.logLines.all.isEmpty && faked.logLines.all.isEmpty)
     }
 
+    @Test("a streamed body that breaks after its head is one failed send on both, with its status")
+    func brokenBody() async throws {
+        let body = Data(repeating: UInt8(ascii: "a"), count: 1_000)
+        let server = try LoopbackHTTPServer { _ in
+            .reset(Data("HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n".utf8) + body.prefix(10))
+        }
+        defer { server.stop() }
+        let real = MatrixObservers()
+        var configuration = Self.configuration(real)
+        configuration.baseURL = server.baseURL
+        let network = URLSessionNetwork(configuration: configuration)
+        defer { network.invalidate() }
+        network.add(action: real.failureAction)
+        let networkError = await Self.error { _ = try await network.stream(Report()).collect() }
+
+        let faked = MatrixObservers()
+        let fake = FakeNetwork(configuration: Self.configuration(faked), runsActions: true)
+        fake.add(action: faked.failureAction)
+        fake.stub(Report.self, streaming: FakeStream.body(body, chunkSize: 10).breaking(after: 10))
+        let fakeError = await Self.error { _ = try await fake.stream(Report()).collect() }
+
+        #expect(networkError is NetworkError && fakeError is NetworkError, "\(String(describing: networkError))")
+        // Both observers heard of the body's end, not of the head: one failed send, with its status.
+        try await waitUntil { real.metrics.all.count == 1 && faked.metrics.all.count == 1 }
+        let onNetwork = Self.heard(real)
+        let onFake = Self.heard(faked)
+        #expect(onNetwork == Heard(metrics: ["200 x1 error"], failureActions: 1), "\(onNetwork)")
+        #expect(onFake == onNetwork, "the fake: \(onFake); the network: \(onNetwork)")
+    }
+
     /// What `operation` threw, or `nil`.
     private static func error(_ operation: () async throws -> Void) async -> (any Error)? {
         do {
