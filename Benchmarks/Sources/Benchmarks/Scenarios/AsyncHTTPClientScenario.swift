@@ -72,8 +72,7 @@ struct AsyncHTTPClientScenario {
         let rawClient = RawAsyncHTTPClient.makeClient(maximumConnectionsPerHost: Self.connectionsPerHost)
         let transport = AsyncHTTPClientTransport(
             configuration: .init(maximumConnectionsPerHost: Self.connectionsPerHost))
-        let result: Result<Void, any Error>
-        do {
+        try await Self.closing(server, rawClient, transport) {
             let round =
                 topology == .ownLoops
                 ? Round(prefix: "ahc_", label: "own", isHeldToBar: true)
@@ -82,6 +81,17 @@ struct AsyncHTTPClientScenario {
                 round, clients: Self.makeClients(server.baseURL, rawClient: rawClient, transport: transport),
                 into: &outcome)
             if topology == .ownLoops { try await measureServerAlone(server, into: &outcome) }
+        }
+    }
+
+    /// Runs `body`, then shuts `rawClient`, `transport` and `server` down whether it threw or not.
+    private static func closing(
+        _ server: LoopbackServer, _ rawClient: HTTPClient, _ transport: AsyncHTTPClientTransport,
+        after body: () async throws -> Void
+    ) async throws {
+        let result: Result<Void, any Error>
+        do {
+            try await body()
             result = .success(())
         } catch {
             result = .failure(error)
@@ -106,8 +116,7 @@ struct AsyncHTTPClientScenario {
             configuration: .init(
                 maximumConnectionsPerHost: Self.connectionsPerHost,
                 tls: TLSPolicy(trustRoots: .only([try TLSCertificate(pem: certificate.pem)]))))
-        let result: Result<Void, any Error>
-        do {
+        try await Self.closing(server, rawClient, transport) {
             let clients = Array(
                 Self.makeClients(server.baseURL, rawClient: rawClient, transport: transport).prefix(3))
             // Both sides must speak what the round is named for.
@@ -121,14 +130,7 @@ struct AsyncHTTPClientScenario {
                 ? Round(prefix: "ahc_tls_", label: "tls_http1", isHeldToBar: true)
                 : Round(prefix: "ahc_tls_h2_", label: "tls_h2", isHeldToBar: false)
             try await measure(round, clients: clients, into: &outcome)
-            result = .success(())
-        } catch {
-            result = .failure(error)
         }
-        try? await rawClient.shutdown()
-        try? await transport.shutdown()
-        await server.stop()
-        try result.get()
     }
 
     /// What a set of rounds is called in the table and in RESULT names, and whether its ratio is

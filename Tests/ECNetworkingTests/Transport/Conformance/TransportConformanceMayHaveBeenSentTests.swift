@@ -14,21 +14,27 @@ struct TransportConformanceMayHaveBeenSentTests {
         try LoopbackHTTPServer { _ in .raw(Data()) }
     }
 
+    /// The error of sending `method /orders` (with a JSON body, unless a GET) to `server` over a
+    /// network of `kind`.
+    private static func failure(
+        of method: HTTPMethod, to server: LoopbackHTTPServer, over kind: TransportKind
+    ) async throws -> NetworkError {
+        let url = server.baseURL.appendingPathComponent("orders")
+        let body: RequestBody? =
+            method == .get ? nil : .data(Data(#"{"order":"tea"}"#.utf8), contentType: "application/json")
+        let error = try await kind.withNetwork(baseURL: server.baseURL) { network in
+            await networkError { _ = try await network.send(NetworkRequest(method: method, url: url, body: body)) }
+        }
+        return try #require(error)
+    }
+
     @Test(
         "a POST whose connection closes before any answer fails once, saying the server may have it",
         arguments: TransportKind.allCases)
     func postMayHaveBeenSent(_ kind: TransportKind) async throws {
         let server = try Self.silentCloser()
         defer { server.stop() }
-        let error = try await kind.withNetwork(baseURL: server.baseURL) { network in
-            await networkError {
-                _ = try await network.send(
-                    NetworkRequest(
-                        method: .post, url: server.baseURL.appendingPathComponent("orders"),
-                        body: .data(Data(#"{"order":"tea"}"#.utf8), contentType: "application/json")))
-            }
-        }
-        let failure = try #require(error)
+        let failure = try await Self.failure(of: .post, to: server, over: kind)
         guard case .transport(let urlError) = failure else {
             Issue.record("expected a transport error, got \(failure)")
             return
@@ -47,12 +53,7 @@ struct TransportConformanceMayHaveBeenSentTests {
     func getIsNotMarked(_ kind: TransportKind) async throws {
         let server = try Self.silentCloser()
         defer { server.stop() }
-        let error = try await kind.withNetwork(baseURL: server.baseURL) { network in
-            await networkError {
-                _ = try await network.send(NetworkRequest(url: server.baseURL.appendingPathComponent("orders")))
-            }
-        }
-        let failure = try #require(error)
+        let failure = try await Self.failure(of: .get, to: server, over: kind)
         #expect(!failure.requestMayHaveBeenSent, "\(failure)")
         #expect(!failure.localizedDescription.contains("may have received"))
     }
@@ -65,15 +66,7 @@ struct TransportConformanceMayHaveBeenSentTests {
             .reset(Data("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"id\"".utf8))
         }
         defer { server.stop() }
-        let error = try await kind.withNetwork(baseURL: server.baseURL) { network in
-            await networkError {
-                _ = try await network.send(
-                    NetworkRequest(
-                        method: .post, url: server.baseURL.appendingPathComponent("orders"),
-                        body: .data(Data("{}".utf8), contentType: "application/json")))
-            }
-        }
-        let failure = try #require(error)
+        let failure = try await Self.failure(of: .post, to: server, over: kind)
         #expect(!failure.requestMayHaveBeenSent, "\(failure)")
     }
 }
