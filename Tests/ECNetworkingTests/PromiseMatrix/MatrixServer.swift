@@ -16,6 +16,8 @@ final class MatrixServer: Sendable {
         case gated
         /// Nothing at all, until the client goes away.
         case silent
+        /// The request read whole, then the connection closed without a byte of answer.
+        case unanswered
         /// Bytes that are not HTTP.
         case garbage
         /// A head announcing 1,000 bytes, ten of them, then a reset connection.
@@ -75,6 +77,8 @@ final class MatrixServer: Sendable {
             return .raw(Data((head + body.prefix(3)).utf8), gate: gate, rest: Data(body.dropFirst(3).utf8))
         case .silent:
             return .silence
+        case .unanswered:
+            return .raw(Data())
         case .garbage:
             return .raw(Data("SSH-2.0-OpenSSH_9.6 not http at all\r\n\u{0}\u{1}\u{2}\r\n\r\n".utf8))
         case .truncated:

@@ -155,6 +155,35 @@ struct PromiseMatrixTests {
     }
 
     @Test(
+        "a request the server read and never answered ends with a typed error; an upload (a POST) says the server may have it and goes once",
+        arguments: SendWay.allCases, TransportKind.allCases)
+    func unansweredRequest(way: SendWay, kind: TransportKind) async throws {
+        let server = try MatrixServer()
+        defer { server.stop() }
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+
+        let failure = try await kind.withNetwork(baseURL: server.server.baseURL) { network -> (any Error)? in
+            do {
+                let outcome = try await way.run(server.request(.unanswered), through: network, folder: folder.url)
+                Issue.record("\(way) to a server that never answered succeeded with status \(outcome.status)")
+                return nil
+            } catch {
+                return SendWay.sendError(error)
+            }
+        }
+        guard let failure else { return }
+        let error = try #require(failure as? NetworkError, "\(way) threw \(type(of: failure)): \(failure)")
+        #expect(error.requestMayHaveBeenSent == way.uploads, "\(way): \(error)")
+        if way.uploads {
+            // Not sent again: a second copy could apply it twice.
+            try await Task.sleep(for: .milliseconds(100))
+            let count = server.server.requests.count
+            #expect(count == 1, "\(way) reached the server \(count) times")
+        }
+    }
+
+    @Test(
         "a download or a failed send leaves no file behind but the one asked for (or a resume's partial file), each private (0600)",
         arguments: SendWay.allCases, TransportKind.allCases)
     func filesArePrivateAndCleanedUp(way: SendWay, kind: TransportKind) async throws {
