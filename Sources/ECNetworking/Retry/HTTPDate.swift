@@ -65,6 +65,8 @@ enum HTTPDate {
     private static let monthNames: [[UInt8]] = [
         "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
     ].map { Array($0.utf8) }
+    /// `GMT` and the names that mean the same, lowercased.
+    private static let zoneNames: [[UInt8]] = ["gmt", "utc", "ut"].map { Array($0.utf8) }
     private static let dayNames: [[UInt8]] = [
         "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
         "mon", "tue", "wed", "thu", "fri", "sat", "sun",
@@ -143,7 +145,7 @@ enum HTTPDate {
         /// `GMT`, or `UTC` or `UT`, which mean the same.
         mutating func zone() -> Bool {
             let word = letters()
-            return word == Array("gmt".utf8) || word == Array("utc".utf8) || word == Array("ut".utf8)
+            return HTTPDate.zoneNames.contains(word)
         }
 
         /// `08:49:37`.
