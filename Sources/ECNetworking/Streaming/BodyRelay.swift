@@ -1,7 +1,7 @@
 import Foundation
 
-/// Carries a streamed response body from its transport to the one task that consumes it, through
-/// a bounded buffer, and ends exactly once: at the body's end, on the transport's error, when the
+/// Carries a streamed response body from its transport to the one task that consumes it, one chunk
+/// at a time, and ends exactly once: at the body's end, on the transport's error, when the
 /// body has been idle too long, or when the consumer stops (cancels its task, lets the stream go,
 /// or the send is cancelled).
 ///
@@ -11,21 +11,24 @@ import Foundation
 /// which is how every transport learns to drop the connection. The task starts on the first read,
 /// so a stream that is never read costs no task.
 ///
-/// Backpressure: the reading task stops once ``capacity`` bytes wait unread, and carries on when
-/// the consumer takes one; the transport, read no further, stops reading from the socket.
+/// Backpressure: the relay is a handoff, not a buffer. Its reading task holds at most one chunk
+/// the consumer has not taken, and asks the transport for the next only once the consumer takes it,
+/// so the one buffer between the wire and the consumer is the transport's own (a
+/// `URLSessionTransport` exchange's 1 MiB, async-http-client's few buffers of backpressure): a
+/// second one here would double what a paused consumer holds in memory for no gain, since the
+/// transport's buffer already keeps the socket read while the consumer works. The transport, read
+/// no further, stops reading from the socket.
 ///
 /// The idle timer measures the server's silence, not the consumer's: it never fires while bytes
 /// wait unread. Armed once per timeout period rather than once per chunk, it re-arms itself for
 /// what is left after the latest chunk.
 final class BodyRelay: DeadlineTarget, Sendable {
-    /// How many unread bytes stop the reading task.
-    static let capacity = 1_048_576
-
     private struct State: Sendable {
         /// The transport's body, until the reading task takes it or the relay ends: let go of, it
         /// tells the transport to drop the connection, however the relay and its reader ended.
         var source: ByteStream?
-        var chunks = ChunkQueue()
+        /// The chunk read from the transport and not yet taken by the consumer: at most one.
+        var pending: Data?
         var receivedBytes: Int64 = 0
         /// How the body ended, once it has: `.success` for a body read to its end by the relay.
         var ending: Result<Void, any Error>?
@@ -96,11 +99,9 @@ final class BodyRelay: DeadlineTarget, Sendable {
             try await withUnsafeThrowingContinuation { continuation in
                 let (result, producer) = state.withLock {
                     state -> (Result<Data?, any Error>?, UnsafeContinuation<Void, Never>?) in
-                    if !state.chunks.isEmpty {
-                        let chunk = state.chunks.removeFirst()
-                        let producer = state.chunks.byteCount < Self.capacity ? state.producer : nil
-                        if producer != nil { state.producer = nil }
-                        return (.success(chunk), producer)
+                    if let chunk = state.pending.take() {
+                        // The chunk taken, the reading task may fetch the next one.
+                        return (.success(chunk), state.producer.take())
                     }
                     switch state.ending {
                     case .success?: return (.success(nil), nil)
@@ -161,11 +162,11 @@ final class BodyRelay: DeadlineTarget, Sendable {
         }
     }
 
-    /// Hands `chunk` to the consumer or the buffer, then waits while the buffer is full; `false`
-    /// once the relay has ended.
+    /// Hands `chunk` to the waiting consumer, or else keeps it and waits until the consumer takes
+    /// it; `false` once the relay has ended.
     private func deliver(_ chunk: Data) async throws -> Bool {
         let now = ContinuousClock.now
-        let (consumer, isFull, received, progress, isRunning) = state.withLock {
+        let (consumer, isKept, received, progress, isRunning) = state.withLock {
             state -> (UnsafeContinuation<Data?, any Error>?, Bool, Int64, DownloadProgressCounter?, Bool) in
             guard state.ending == nil else { return (nil, false, 0, nil, false) }
             state.lastActivity = now
@@ -174,16 +175,16 @@ final class BodyRelay: DeadlineTarget, Sendable {
                 state.consumer = nil
                 return (consumer, false, state.receivedBytes, state.progress, true)
             }
-            state.chunks.append(chunk)
-            return (nil, state.chunks.byteCount >= Self.capacity, state.receivedBytes, state.progress, true)
+            state.pending = chunk
+            return (nil, true, state.receivedBytes, state.progress, true)
         }
         guard isRunning else { return false }
         progress?.received(totalBytes: received)
         consumer?.resume(returning: chunk)
-        guard isFull else { return true }
+        guard isKept else { return true }
         await withUnsafeContinuation { (producer: UnsafeContinuation<Void, Never>) in
             let resumesNow = state.withLock { state -> Bool in
-                guard state.ending == nil, state.chunks.byteCount >= Self.capacity else { return true }
+                guard state.ending == nil, state.pending != nil else { return true }
                 state.producer = producer
                 return false
             }
@@ -201,7 +202,7 @@ final class BodyRelay: DeadlineTarget, Sendable {
         let timing = state.withLock { state -> (remaining: Duration, idleTimeout: Duration)? in
             guard state.ending == nil, let idleTimeout = state.idleTimeout else { return nil }
             state.idleDeadline = nil
-            let silence = state.chunks.isEmpty ? now - state.lastActivity : .zero
+            let silence = state.pending == nil ? now - state.lastActivity : .zero
             return (idleTimeout - silence, idleTimeout)
         }
         guard let (remaining, idleTimeout) = timing else { return }
@@ -247,7 +248,7 @@ final class BodyRelay: DeadlineTarget, Sendable {
             state.idleDeadline = nil
             if case .failure = outcome, !keepingUnreadBytes {
                 // Bytes nobody will read are released at once.
-                _ = state.chunks.removeAll()
+                state.pending = nil
             }
             return (ending, state.source.take())
         }
