@@ -5,10 +5,11 @@ import Foundation
 #endif
 
 extension HTTPNetwork {
-    /// Runs `request` through the ``StageRunner`` as a send that `cancelAll` can cancel, with
-    /// the network's transport.
+    /// Runs `request` through the ``StageRunner`` as a registered send of `requestType` (see
+    /// ``StageRunner/run(_:registeredIn:as:priority:through:context:)``), with the network's
+    /// transport.
     // Inlined into each send and run on the caller's executor: no async frame of its own, and the
-    // `inout` context and `track`'s non-`Sendable` closure pass without an executor switch.
+    // `inout` context passes without an executor switch.
     @inline(__always) nonisolated(nonsending) func perform(
         _ request: NetworkRequest,
         requestType: ObjectIdentifier?,
@@ -16,19 +17,9 @@ extension HTTPNetwork {
         context: inout SendContext
     ) async throws -> NetworkResponse {
         // Authentication lets a login sent from inside a refresh leave the queue first.
-        let priority = RefreshMarker.priority(for: priority)
-        do {
-            // `cancelAll` cancels the send registered here, never the caller's task.
-            // Once the network is invalidated, `track` refuses the send (`NetworkError.invalidated`).
-            return try await activeSends.track(requestType) { cancellation in
-                context.cancellation = cancellation
-                return try await runner.run(
-                    request, priority: priority, through: SessionAttemptTransport(network: self), context: &context)
-            }
-        } catch is CancellationError {
-            // Every form of cancellation reaches the caller as one error, however it surfaced.
-            throw NetworkError.cancelled
-        }
+        try await runner.run(
+            request, registeredIn: activeSends, as: requestType, priority: RefreshMarker.priority(for: priority),
+            through: { SessionAttemptTransport(network: self) }, context: &context)
     }
 
     /// Encodes, waits for a slot, tells the began actions, and sends; the slot is freed as soon as

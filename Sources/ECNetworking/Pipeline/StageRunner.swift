@@ -54,6 +54,39 @@ package struct StageRunner: Sendable {
         self.observers = observers
     }
 
+    /// Runs the attempts of a send of `request` (``run(_:priority:through:context:)``) as every
+    /// network of the package does, inside ``reportingMetrics(of:_:)``: registered in `registry` as
+    /// a send of `requestType`, so that `cancelAll` and invalidation reach it without cancelling
+    /// the caller (refused with ``NetworkError/invalidated`` once `registry` is closed), with the
+    /// transport step `makeTransport` makes once the send is registered. Every form of
+    /// cancellation reaches the caller and the observers as one error,
+    /// ``NetworkError/cancelled``, however it surfaced.
+    ///
+    /// `HTTPNetwork` and the test doubles call it and keep no registration or cancellation code
+    /// of their own, so a send is registered, cancelled and reported the same way whatever network
+    /// carries it.
+    // Inlined into each send and run on the caller's executor, as `run` is: no async frame of its
+    // own, and the `inout` context passes without an executor switch. `makeTransport` is
+    // synchronous, so it adds no async frame either.
+    @inline(__always) nonisolated(nonsending) package func run<Transport: AttemptTransport>(
+        _ request: NetworkRequest,
+        registeredIn registry: ActiveSendRegistry,
+        as requestType: ObjectIdentifier?,
+        priority: RequestPriority,
+        through makeTransport: () -> Transport,
+        context: inout SendContext
+    ) async throws -> NetworkResponse {
+        do {
+            // Once the registry is closed, `track` refuses the send (`NetworkError.invalidated`).
+            return try await registry.track(requestType) { cancellation in
+                context.cancellation = cancellation
+                return try await run(request, priority: priority, through: makeTransport(), context: &context)
+            }
+        } catch is CancellationError {
+            throw NetworkError.cancelled
+        }
+    }
+
     /// Runs one send of `request` and hands its metrics to the configuration's hook exactly once,
     /// whether it returns or throws, with the request redacted. A send that throws is also
     /// reported, once, to the ``RequestFailedAction``s: every send that goes to the network, typed,

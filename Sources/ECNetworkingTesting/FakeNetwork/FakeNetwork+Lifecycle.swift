@@ -46,14 +46,12 @@ extension FakeNetwork {
         runner.actions.removeAll()
     }
 
-    /// Runs `body` as a send of `requestType` that ``cancelAll()`` can cancel without cancelling
-    /// the caller.
-    ///
-    /// Bulk cancellation marks the send, as in `HTTPNetwork`: a stub's delay
-    /// observes the mark, a send passed to another network is linked to it, and a stub or action
-    /// that returns after it still ends the send as cancelled. The registry refuses a send once
-    /// the fake is invalidated, as the real network's does.
-    func tracking<Value>(
+    /// Runs `body`, which hands a send to another network, as a send of `requestType` of this
+    /// fake's too, so that ``cancelAll()`` and invalidation reach it without cancelling the caller:
+    /// the other network's send runs inside it and is cancelled with it, as a send started during
+    /// another is. One that returns after the mark still ends as cancelled, as a send whose action
+    /// returns late does.
+    func passingOn<Value>(
         _ requestType: Any.Type?,
         isolation: isolated (any Actor)? = #isolation,
         _ body: () async throws -> Value

@@ -8,15 +8,14 @@ extension FakeNetwork {
         case response(NetworkResponse)
     }
 
-    /// Runs `built` through the same `StageRunner` as `HTTPNetwork`, in the same order: the send is
-    /// noted for the metrics hook and the failure actions, then registered as a send of
-    /// `requestType` (refused with `NetworkError.invalidated` once the fake is invalidated, which
-    /// they hear of, as on the real network), then recorded with `record`, then run with the stub
-    /// as the transport step: default headers, will-begin actions (under the action time limit),
-    /// began actions, the stub, response-began and completed actions, validation of the request as
-    /// sent, the retries the completed actions and the retry policy ask for, the metrics hook, and
-    /// on an error the failure actions. Without ``runsActions`` no action runs; everything else
-    /// does.
+    /// Runs `built` as `HTTPNetwork` runs a send, through the same `StageRunner`: noted for the
+    /// metrics hook and the failure actions, registered as a send of `requestType` (refused with
+    /// `NetworkError.invalidated` once the fake is invalidated, which they hear of, as on the real
+    /// network), then recorded with `record`, then run with the stub as the transport step: default
+    /// headers, will-begin actions (under the action time limit), began actions, the stub,
+    /// response-began and completed actions, validation of the request as sent, the retries the
+    /// completed actions and the retry policy ask for, the metrics hook, and on an error the
+    /// failure actions. Without ``runsActions`` no action runs; everything else does.
     func perform<Value>(
         _ built: NetworkRequest,
         of requestType: Any.Type?,
@@ -25,25 +24,21 @@ extension FakeNetwork {
         decode: (NetworkResponse) throws -> Value
     ) async throws -> Value {
         try await runner.reportingMetrics(of: built) { context in
-            try await tracking(requestType) {
-                let recordID = state.withLock { record(&$0) }
-                // `tracking` registered the send; its cancellation is the one `cancelAll` marks.
-                context.cancellation = SendCancellation.current
-                let transport = StubTransport(network: self, recordID: recordID, answer: answer)
-                let response: NetworkResponse
-                do {
-                    response = try await runner.run(built, priority: .normal, through: transport, context: &context)
-                } catch is CancellationError {
-                    // As in the real network, the failure actions and the caller see one error for
-                    // every form of cancellation.
-                    throw NetworkError.cancelled
-                }
-                if let value = transport.latestValue.value { return value }
-                // A streamed stub's body is still to come: the send ends with it, as on the real
-                // network, so a body that breaks is a failed send for every observer.
-                context.reportsAtBodyEnd(of: response)
-                return try decode(response)
-            }
+            var transport: StubTransport<Value>?
+            let response = try await runner.run(
+                built, registeredIn: activeSends, as: requestType.map(ObjectIdentifier.init), priority: .normal,
+                through: {
+                    // Recorded once the send is registered: an invalidated fake records nothing.
+                    let made = StubTransport(
+                        network: self, recordID: state.withLock { record(&$0) }, answer: answer)
+                    transport = made
+                    return made
+                }, context: &context)
+            if let value = transport?.latestValue.value { return value }
+            // A streamed stub's body is still to come: the send ends with it, as on the real
+            // network, so a body that breaks is a failed send for every observer.
+            context.reportsAtBodyEnd(of: response)
+            return try decode(response)
         }
     }
 

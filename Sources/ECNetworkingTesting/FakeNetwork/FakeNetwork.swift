@@ -127,7 +127,7 @@ public final class FakeNetwork: Network, ActiveSendTracking {
     ///   `buildRequest(with:)`, an action or the network it went to throws.
     public func send<R: Request>(_ request: R, priority: RequestPriority) async throws -> R.Response {
         if let network = passingNetwork(for: R.self) {
-            return try await tracking(R.self) {
+            return try await passingOn(R.self) {
                 self.recordPassedOn(request)
                 return try await network.send(request, priority: priority)
             }
@@ -178,7 +178,7 @@ public final class FakeNetwork: Network, ActiveSendTracking {
     ///   status the request does not accept.
     public func send(_ request: NetworkRequest, priority: RequestPriority) async throws -> NetworkResponse {
         if let network = unstubbedRequestsNetwork, state.withLock({ $0.networkRequestStub == nil }) {
-            return try await tracking(nil) {
+            return try await passingOn(nil) {
                 _ = self.state.withLock { $0.record(requestType: nil, request: nil, networkRequest: request) }
                 return try await network.send(request, priority: priority)
             }
