@@ -1,7 +1,8 @@
 import Foundation
 
 /// A HAR 1.2 file: the HTTP Archive format browsers' developer tools export and import, as
-/// ``HTTPArchiveRecorder`` writes it and `ECNetworkingTesting`'s `HTTPArchiveSession` replays it.
+/// ``HTTPArchiveRecorder`` writes it and `ECNetworkingTesting`'s `FakeNetwork(replaying:)` and
+/// `MockSession(replaying:)` replay it.
 ///
 /// Only what the format requires and what a replay needs is modelled; a file from elsewhere with
 /// more fields decodes, the extra fields dropped. Sizes the library does not know are -1, as the
@@ -65,6 +66,16 @@ public struct HTTPArchive: Codable, Sendable, Equatable {
         public var cache: Cache
         /// How `time` divides up.
         public var timings: Timings
+        /// Why the response's body ended before its end (a broken connection, the idle timeout,
+        /// the size limit, the reader letting it go), as the send's error describes it, redacted;
+        /// absent for a body that arrived whole. Written as `_error`, a field of the library's own
+        /// (HAR 1.2 lets a writer add fields whose names begin with an underscore).
+        public var error: String?
+
+        private enum CodingKeys: String, CodingKey {
+            case startedDateTime, time, request, response, cache, timings
+            case error = "_error"
+        }
     }
 
     /// A request of an ``Entry``.
@@ -140,11 +151,15 @@ public struct HTTPArchive: Codable, Sendable, Equatable {
         public var size: Int
         /// Its media type, or "".
         public var mimeType: String
-        /// The body, redacted, as text, or in base64 when ``encoding`` says so; absent when it was
-        /// not read (a streamed body: stream, download, Server-Sent Events).
+        /// The body, redacted, as text, or in base64 when ``encoding`` says so; for a streamed
+        /// body (a stream, a download, Server-Sent Events), the bytes that arrived, as far as the
+        /// recorder's ``HTTPArchiveRecorder/maximumStreamedBodySize``; absent in an archive of an
+        /// earlier version that did not keep streamed bodies.
         public var text: String?
         /// "base64" for a body that is not UTF-8 text.
         public var encoding: String?
+        /// Set when the recorder kept only the first part of a streamed body, saying how much.
+        public var comment: String?
     }
 
     /// An entry's cache information: always empty.

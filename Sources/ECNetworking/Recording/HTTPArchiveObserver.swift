@@ -55,16 +55,41 @@ private final class HTTPArchiveObservation: SendObservation {
             }),
             let response
         else { return }
-        let end = ContinuousClock.now
-        let head = ended.head ?? end
-        let wait = Self.milliseconds(head - ended.onWire)
-        let receive = Self.milliseconds(end - head)
-        recorder.append(
-            HTTPArchive.Entry(
-                startedDateTime: Self.timestamp(ended.started), time: wait + receive, request: ended.request,
-                response: archived(response), cache: HTTPArchive.Cache(),
-                timings: HTTPArchive.Timings(
-                    blocked: -1, dns: -1, connect: -1, send: 0, wait: wait, receive: receive, ssl: -1)))
+        let headArrived = ended.head ?? .now
+        guard let relay = response.unreadBody?.relay else {
+            let body = response.body
+            return recorder.append(
+                entry(of: ended, head: headArrived, response: archived(response, body: body, receivedCount: body.count))
+            )
+        }
+        // A streamed body: kept as the caller reads it, and the entry made when it ends, with the
+        // time to its end and, when it broke off, why.
+        let kept = KeptBody(limit: recorder.maximumStreamedBodySize)
+        relay.observeChunks { kept.append($0) }
+        // The head alone: the relay keeps this handler until it ends, and a handler that held the
+        // body would keep the stream from ever being let go (which is what ends an unread body).
+        var head = response
+        head.unreadBody = nil
+        relay.whenEnded { [self, head] end in
+            let received = Int(clamping: end.byteCount)
+            var entry = entry(
+                of: ended, head: headArrived, response: archived(head, body: kept.bytes, receivedCount: received))
+            entry.error = end.error.map(redaction.describe)
+            recorder.append(entry)
+        }
+    }
+
+    /// The entry of the attempt `attempt`, whose head arrived at `head` and which ends now.
+    private func entry(of attempt: Attempt, head: ContinuousClock.Instant, response: HTTPArchive.Response)
+        -> HTTPArchive.Entry
+    {
+        let wait = Self.milliseconds(head - attempt.onWire)
+        let receive = Self.milliseconds(.now - head)
+        return HTTPArchive.Entry(
+            startedDateTime: Self.timestamp(attempt.started), time: wait + receive, request: attempt.request,
+            response: response, cache: HTTPArchive.Cache(),
+            timings: HTTPArchive.Timings(
+                blocked: -1, dns: -1, connect: -1, send: 0, wait: wait, receive: receive, ssl: -1))
     }
 
     func sendEnded(_ metrics: RequestMetrics) {}
@@ -93,22 +118,26 @@ private final class HTTPArchiveObservation: SendObservation {
             headersSize: -1, bodySize: bodySize)
     }
 
-    private func archived(_ response: NetworkResponse) -> HTTPArchive.Response {
+    /// `response` with `body`, the first bytes of the `receivedCount` that arrived (all of them
+    /// unless the recorder's limit cut it short).
+    private func archived(_ response: NetworkResponse, body: Data, receivedCount: Int) -> HTTPArchive.Response {
         let contentType = response.headers["Content-Type"]
-        var content = HTTPArchive.Content(size: -1, mimeType: contentType ?? "", text: nil, encoding: nil)
-        var bodySize = -1
-        if response.unreadBody == nil {
-            let body = response.body
-            bodySize = body.count
-            content.size = body.count
-            let redacted = redaction.body(body, contentType: contentType)
-            if let text = String(validating: redacted, as: UTF8.self) {
-                content.text = text
-            } else {
-                content.text = redacted.base64EncodedString()
-                content.encoding = "base64"
-            }
+        var content = HTTPArchive.Content(size: receivedCount, mimeType: contentType ?? "", text: nil, encoding: nil)
+        // An event stream's data lines carry JSON as often as not (`data: {"token": …}`): its
+        // sensitive fields are redacted as a JSON body's are, wherever they stand in the text.
+        let isEventStream = contentType?.lowercased().contains("text/event-stream") == true
+        let redacted = redaction.body(body, contentType: isEventStream ? "application/json" : contentType)
+        if let text = String(validating: redacted, as: UTF8.self) {
+            content.text = text
+        } else {
+            content.text = redacted.base64EncodedString()
+            content.encoding = "base64"
         }
+        if body.count < receivedCount {
+            content.comment =
+                "the first \(body.count) of \(receivedCount) bytes: the recorder's maximumStreamedBodySize"
+        }
+        let bodySize = receivedCount
         return HTTPArchive.Response(
             status: response.statusCode,
             statusText: HTTPURLResponse.localizedString(forStatusCode: response.statusCode),
@@ -149,4 +178,25 @@ private final class HTTPArchiveObservation: SendObservation {
     private static func timestamp(_ date: Date) -> String {
         date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
+}
+
+/// The part of a streamed body an entry keeps, filled as the body's chunks arrive.
+private final class KeptBody: Sendable {
+    private let limit: Int
+    private let kept = LockedState(Data())
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Keeps as much of `chunk` as the limit leaves room for.
+    func append(_ chunk: Data) {
+        kept.withLock { kept in
+            let room = limit - kept.count
+            if room > 0 { kept.append(chunk.prefix(room)) }
+        }
+    }
+
+    /// What was kept so far.
+    var bytes: Data { kept.withLock { $0 } }
 }

@@ -19,16 +19,26 @@ import Foundation
 /// credential and cookie headers, token query parameters, password fields of JSON and form
 /// bodies. A request body the archive cannot redact field by field (binary data, a file, a stream,
 /// a multipart form) is left out, its size kept; a response body that is not UTF-8 text is kept in
-/// base64. A streamed body (a stream, a download, Server-Sent Events) is not read by the recorder:
-/// its entry has the head alone. A redirect the library follows is one entry, with the final
+/// base64. A streamed body (a stream, a download, Server-Sent Events) is kept as your code reads
+/// it, up to ``maximumStreamedBodySize`` bytes, and its entry is added when the body ends; one
+/// that broke off records the bytes that came and the error (``HTTPArchive/Entry/error``), and a
+/// replay breaks it off there again. A redirect the library follows is one entry, with the final
 /// answer; a request that got no answer (a transport error, cancellation) has none.
 public final class HTTPArchiveRecorder: Sendable {
     private let entries = LockedState([HTTPArchive.Entry]())
     private let creator: HTTPArchive.Creator
+    /// The most of a streamed body an entry keeps; the rest is counted in its size and not kept,
+    /// and the entry's ``HTTPArchive/Content/comment`` says so.
+    public let maximumStreamedBodySize: Int
 
-    /// A recorder with no entries yet, whose archives name `creator` as their author.
-    public init(creator: HTTPArchive.Creator = HTTPArchive.Creator(name: "ECNetworking", version: "1")) {
+    /// A recorder with no entries yet, whose archives name `creator` as their author, keeping up
+    /// to `maximumStreamedBodySize` bytes (16 MiB unless given) of each streamed body.
+    public init(
+        creator: HTTPArchive.Creator = HTTPArchive.Creator(name: "ECNetworking", version: "1"),
+        maximumStreamedBodySize: Int = 16 * 1_048_576
+    ) {
         self.creator = creator
+        self.maximumStreamedBodySize = max(0, maximumStreamedBodySize)
     }
 
     /// Everything recorded so far, in the order the requests went on the wire.

@@ -49,6 +49,8 @@ final class BodyRelay: DeadlineTarget, Sendable {
         var end: BodyEnd?
         var idleTimeout: Duration?
         var progress: DownloadProgressCounter?
+        /// Told of every chunk as it arrives, in order: a recorder keeping the body.
+        var chunkObservers: [@Sendable (Data) -> Void] = []
 
     }
 
@@ -74,6 +76,12 @@ final class BodyRelay: DeadlineTarget, Sendable {
             state.progress = progress
         }
         whenEnded(onEnd)
+    }
+
+    /// Calls `observer` with every chunk that arrives from now on, in order, before the consumer
+    /// gets it; with ``whenEnded(_:)``, what a recorder needs to keep the body as it was read.
+    func observeChunks(_ observer: @escaping @Sendable (Data) -> Void) {
+        state.withLock { $0.chunkObservers.append(observer) }
     }
 
     /// Calls `handler` once when the relay ends, with how it ended; at once if it has ended
@@ -166,19 +174,24 @@ final class BodyRelay: DeadlineTarget, Sendable {
     /// it; `false` once the relay has ended.
     private func deliver(_ chunk: Data) async throws -> Bool {
         let now = ContinuousClock.now
-        let (consumer, isKept, received, progress, isRunning) = state.withLock {
-            state -> (UnsafeContinuation<Data?, any Error>?, Bool, Int64, DownloadProgressCounter?, Bool) in
-            guard state.ending == nil else { return (nil, false, 0, nil, false) }
+        let (consumer, isKept, received, progress, observers, isRunning) = state.withLock {
+            state -> (
+                UnsafeContinuation<Data?, any Error>?, Bool, Int64, DownloadProgressCounter?,
+                [@Sendable (Data) -> Void],
+                Bool
+            ) in
+            guard state.ending == nil else { return (nil, false, 0, nil, [], false) }
             state.lastActivity = now
             state.receivedBytes += Int64(chunk.count)
             if let consumer = state.consumer {
                 state.consumer = nil
-                return (consumer, false, state.receivedBytes, state.progress, true)
+                return (consumer, false, state.receivedBytes, state.progress, state.chunkObservers, true)
             }
             state.pending = chunk
-            return (nil, true, state.receivedBytes, state.progress, true)
+            return (nil, true, state.receivedBytes, state.progress, state.chunkObservers, true)
         }
         guard isRunning else { return false }
+        for observer in observers { observer(chunk) }
         progress?.received(totalBytes: received)
         consumer?.resume(returning: chunk)
         guard isKept else { return true }

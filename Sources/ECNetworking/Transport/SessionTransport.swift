@@ -81,10 +81,25 @@ final class SessionTransport: GatheringTransport {
     }
 
     /// What a session's completion means: the response with its body as one chunk, or the error.
+    ///
+    /// A session that completes with a response, bytes and an error at once (a URLSession never
+    /// does; a test double replaying a body that broke off does) means a body that broke after
+    /// those bytes: a streamed send reads them, then the error.
     private static func outcome(
         _ data: Data?, _ response: URLResponse?, _ error: (any Error)?, limit: Int?
     ) -> Result<TransportResponse, any Error> {
-        completion(data, response, error, limit: limit).map { TransportResponse($0, body: ByteStream($1)) }
+        if let error, let response = response as? HTTPURLResponse, let data, !data.isEmpty {
+            let error = NetworkError.normalize(error)
+            let chunks = LockedState<[Result<Data, any Error>]>([.success(data), .failure(error)])
+            return .success(
+                TransportResponse(
+                    response,
+                    body: ByteStream {
+                        guard let next = chunks.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { return nil }
+                        return try next.get()
+                    }))
+        }
+        return completion(data, response, error, limit: limit).map { TransportResponse($0, body: ByteStream($1)) }
     }
 
     /// The response and its body a session completed with, or the error. A body over `limit`

@@ -11,6 +11,7 @@ public struct MockResponse: Sendable {
     enum Outcome: Sendable {
         case response(statusCode: Int, headers: HTTPHeaders, body: Data)
         case failure(any Error)
+        case brokenBody(statusCode: Int, headers: HTTPHeaders, body: Data, error: any Error)
     }
 
     let outcome: Outcome
@@ -50,6 +51,23 @@ public struct MockResponse: Sendable {
             return
         }
         self.init(statusCode: statusCode, jsonData: data, headers: headers, delay: delay)
+    }
+
+    /// A response whose body breaks off after `data` with `error`, as a connection that drops
+    /// mid-body does: a streamed send (`stream`, `download`, Server-Sent Events) reads the head and
+    /// `data`, then fails with `error`; a send that gathers the body fails with `error`.
+    ///
+    /// ```swift
+    /// session.stub(.path("/files/report.pdf"), with: MockResponse(
+    ///     statusCode: 200, data: firstHalf, headers: ["ETag": "\"v1\""],
+    ///     breakingWith: URLError(.networkConnectionLost)))
+    /// ```
+    public init(
+        statusCode: Int = 200, data: Data, headers: HTTPHeaders = [:], breakingWith error: any Error,
+        delay: Duration = .zero
+    ) {
+        self.outcome = .brokenBody(statusCode: statusCode, headers: headers, body: data, error: error)
+        self.delay = delay
     }
 
     /// A transport failure, such as `URLError(.notConnectedToInternet)`.

@@ -69,13 +69,22 @@ final class MockSessionTask: SessionTask {
         case .failure(let error):
             completion(nil, nil, error)
         case .response(let statusCode, let headers, let body):
-            guard let url = request.url else {
-                completion(nil, nil, MockSessionError.missingURL)
-                return
-            }
-            let httpResponse = HTTPURLResponse(
-                url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: headers.dictionary)
-            completion(body, httpResponse, nil)
+            answer(statusCode: statusCode, headers: headers, body: body, error: nil, to: completion)
+        case .brokenBody(let statusCode, let headers, let body, let error):
+            // The bytes and the error together: the body broke after them (see `SessionTransport`).
+            answer(statusCode: statusCode, headers: headers, body: body, error: error, to: completion)
         }
+    }
+
+    private func answer(
+        statusCode: Int, headers: HTTPHeaders, body: Data, error: (any Error)?, to completion: Completion
+    ) {
+        guard let url = request.url else {
+            completion(nil, nil, MockSessionError.missingURL)
+            return
+        }
+        let httpResponse = HTTPURLResponse(
+            url: url, statusCode: statusCode, httpVersion: "HTTP/1.1", headerFields: headers.dictionary)
+        completion(body, httpResponse, error)
     }
 }

@@ -20,8 +20,11 @@ extension MockSession {
     ///
     /// The answers are the recorded ones: status, headers (redacted values stay redacted; the
     /// body's `Content-Length` and encoding headers are dropped, since the body is decoded) and
-    /// body (an entry without a recorded body answers an empty one). With `replaysTimings`, each
-    /// answer comes after the entry's recorded time.
+    /// body (an entry without a recorded body answers an empty one). A streamed body that broke off
+    /// when it was recorded (`HTTPArchive.Entry.error`), or that the recorder kept only the start
+    /// of, breaks off again after the bytes kept, with `URLError(.networkConnectionLost)`: a stream
+    /// or a download reads those bytes, then fails; a send that gathers the body fails. With
+    /// `replaysTimings`, each answer comes after the entry's recorded time.
     public convenience init(
         replaying archive: HTTPArchive, sensitiveData: SensitiveData = .default, replaysTimings: Bool = false
     ) {
@@ -62,6 +65,11 @@ extension MockSession {
             headers.add(name: header.name, value: header.value)
         }
         let delay: Duration = replaysTimings ? .milliseconds(max(0, entry.time)) : .zero
+        if entry.error != nil || content.comment != nil {
+            return MockResponse(
+                statusCode: entry.response.status, data: body, headers: headers,
+                breakingWith: URLError(.networkConnectionLost), delay: delay)
+        }
         return MockResponse(statusCode: entry.response.status, data: body, headers: headers, delay: delay)
     }
 }

@@ -83,6 +83,30 @@ struct MockResponseTests {
         #expect(timedOut.code == .timedOut)
     }
 
+    @Test("a body that breaks: a stream reads the bytes, then the error; a gathered send fails with it")
+    func brokenBody() async throws {
+        let session = MockSession()
+        let network = makeNetwork(session: session)
+        let half = Data(repeating: 0x61, count: 1_000)
+        session.stub(
+            with: MockResponse(
+                statusCode: 200, data: half, headers: ["ETag": "\"v1\""], breakingWith: URLError(.networkConnectionLost)
+            ))
+        let stream = try await network.stream(NetworkRequest(url: testBaseURL))
+        #expect(stream.statusCode == 200)
+        var received = Data()
+        let error = await #expect(throws: NetworkError.self) {
+            for try await chunk in stream { received.append(chunk) }
+        }
+        #expect(received == half)
+        guard case .transport(let urlError)? = error else {
+            Issue.record("expected a transport error, got \(String(describing: error))")
+            return
+        }
+        #expect(urlError.code == .networkConnectionLost)
+        await #expect(throws: NetworkError.self) { try await network.send(NetworkRequest(url: testBaseURL)) }
+    }
+
     @Test("a stub's delay holds its answer back")
     func delay() async throws {
         let session = MockSession()
