@@ -10,7 +10,10 @@ import Foundation
 /// and tests built on it. A session follows redirects by its own rules.
 public protocol Session: Sendable {
     /// Creates a task, not yet resumed, that sends `request` and calls `completion` once with the
-    /// body and response or with an error. `completion` may run on any thread.
+    /// body and response or with an error. `completion` may run on any thread. A response, bytes
+    /// and an error together mean a body that broke off after those bytes: a streamed send reads
+    /// them, then fails with the error (a test double replays such a body; a `URLSession` never
+    /// completes that way).
     func dataTask(
         for request: URLRequest,
         completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void

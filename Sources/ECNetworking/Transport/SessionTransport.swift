@@ -89,6 +89,7 @@ final class SessionTransport: GatheringTransport {
         _ data: Data?, _ response: URLResponse?, _ error: (any Error)?, limit: Int?
     ) -> Result<TransportResponse, any Error> {
         if let error, let response = response as? HTTPURLResponse, let data, !data.isEmpty {
+            if let limit, data.count > limit { return .failure(NetworkError.responseTooLarge(limit: limit)) }
             let error = NetworkError.normalize(error)
             let chunks = LockedState<[Result<Data, any Error>]>([.success(data), .failure(error)])
             return .success(

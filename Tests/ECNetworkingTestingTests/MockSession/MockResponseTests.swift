@@ -105,6 +105,18 @@ struct MockResponseTests {
         }
         #expect(urlError.code == .networkConnectionLost)
         await #expect(throws: NetworkError.self) { try await network.send(NetworkRequest(url: testBaseURL)) }
+
+        // The bytes before the break still count against the size limit.
+        var limited = NetworkConfiguration(baseURL: testBaseURL)
+        limited.maximumResponseSize = 500
+        let limitedNetwork = URLSessionNetwork(configuration: limited, session: session)
+        let tooLarge = await #expect(throws: NetworkError.self) {
+            _ = try await limitedNetwork.stream(NetworkRequest(url: testBaseURL))
+        }
+        guard case .responseTooLarge(limit: 500)? = tooLarge else {
+            Issue.record("expected responseTooLarge, got \(String(describing: tooLarge))")
+            return
+        }
     }
 
     @Test("a stub's delay holds its answer back")
