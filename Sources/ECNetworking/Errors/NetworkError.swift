@@ -47,10 +47,10 @@ public enum NetworkError: Error, Sendable {
     /// The body grew past ``NetworkConfiguration/maximumResponseSize``; the transfer was stopped.
     case responseTooLarge(limit: Int)
     /// A streamed body's reader fell further behind than the transport can hold for it: on Linux,
-    /// ``URLSessionTransport`` keeps the bytes its reader has not taken yet in a spill file, which
-    /// grows until the reader has caught up completely, and stops the transfer when the file would
-    /// pass `limit` bytes (its `maximumSpillSize`): a reader that stays a little behind through a
-    /// long body can reach it too.
+    /// ``URLSessionTransport`` keeps the bytes its reader has not taken yet in a spill file, and
+    /// stops the transfer when the reader would be more than `limit` bytes (its
+    /// `maximumSpillSize`) behind; on a file system that cannot give read space back (see
+    /// <doc:LinuxNotes>), when the file would pass `limit` bytes.
     case readerFellBehind(limit: Int)
     /// The request body's stream (``RequestBody/stream(_:length:contentType:)``) threw while it was
     /// sent, so the transfer was stopped; part of the body may have gone out. Carries the error the

@@ -37,6 +37,27 @@ struct SpillFileTests {
         #expect(file.read(upTo: 100) == Data("0123456789".utf8))
     }
 
+    #if os(Linux)
+        @Test("what the reader has read gives its space back: a reader a little behind never meets the limit")
+        func readSpaceReturns() throws {
+            var file = try #require(SpillFile(SpillFile.Settings(directory: nil, limit: megabyte)))
+            defer { file.close() }
+            let chunk = Data(repeating: 0x61, count: 65_536)
+            var read = 0
+            // 8 MiB through a 1 MiB limit, the reader staying four chunks behind: before, the file
+            // refused the 17th chunk, since every byte written kept its space.
+            for index in 0..<128 {
+                #expect(file.append(chunk) == .appended, "chunk \(index)")
+                if index >= 4 { read += file.read(upTo: chunk.count)?.count ?? 0 }
+            }
+            #expect(read == 124 * chunk.count)
+            #expect(file.unreadCount == Int64(4 * chunk.count))
+            // The lag still has its bound.
+            for _ in 0..<12 { _ = file.append(chunk) }
+            #expect(file.append(chunk) == .overLimit)
+        }
+    #endif
+
     @Test("a file is made in the folder it is given, or not at all")
     func folder() throws {
         let folder = try Self.makeFolder()

@@ -18,6 +18,12 @@ import Foundation
 /// `du`; that is why it has a size limit, and a folder that can be chosen: the default temporary
 /// folder is often a `tmpfs`, that is memory.
 ///
+/// What the reader has read gives its space back as it goes (on Linux, the read range's blocks
+/// are released with `fallocate`'s hole punching, which ext4, XFS, Btrfs and tmpfs support), so the
+/// file takes no more space than the bytes still unread, and the limit bounds how far the reader
+/// is behind, however long the body. On a file system that cannot punch holes, the limit bounds
+/// the file's whole size instead, as every byte written keeps its space until the file is closed.
+///
 /// Not thread-safe: its exchange uses it under its lock.
 struct SpillFile {
     /// Where a transport's spill files go and how large each may grow.
@@ -44,6 +50,9 @@ struct SpillFile {
     private let limit: Int
     private var writeOffset: Int64 = 0
     private var readOffset: Int64 = 0
+    /// Where the space already given back ends; `nil` once the file system refused to give any
+    /// back, which makes the limit bound the file's whole size.
+    private var releasedOffset: Int64? = 0
 
     /// A new, empty file in `settings`' folder, or `nil` when none can be created there.
     init?(_ settings: Settings) {
@@ -69,11 +78,11 @@ struct SpillFile {
         #endif
     }
 
-    /// Appends `data` at the end, unless the file would grow past its limit. The file only grows
-    /// until its reader has drained it and its exchange discards it, so its size, not what is
-    /// unread, is what the limit bounds: that is the space it takes.
+    /// Appends `data` at the end, unless the space the file takes would grow past its limit: the
+    /// bytes unread, or, where read bytes keep their space, everything written.
     mutating func append(_ data: Data) -> AppendOutcome {
-        guard writeOffset + Int64(data.count) <= Int64(limit) else { return .overLimit }
+        let taken = releasedOffset == nil ? writeOffset : unreadCount
+        guard taken + Int64(data.count) <= Int64(limit) else { return .overLimit }
         let isWritten = data.withUnsafeBytes { buffer -> Bool in
             var done = 0
             while done < buffer.count {
@@ -108,8 +117,41 @@ struct SpillFile {
         }
         guard isRead else { return nil }
         readOffset += Int64(count)
+        releaseReadSpace()
         return data
     }
+
+    /// Gives the space of the whole blocks already read back to the file system; on the first
+    /// refusal, stops trying (see the type's comment).
+    private mutating func releaseReadSpace() {
+        #if os(Linux)
+            guard let released = releasedOffset else { return }
+            // Whole 4 KiB blocks only: a partly read block keeps its bytes.
+            let end = readOffset & ~4_095
+            guard end > released else { return }
+            // FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE (linux/falloc.h, which Glibc does not
+            // bring in): the range reads as zeros from now on, and the file's length is unchanged.
+            let punchHoleKeepingSize: Int32 = 0x02 | 0x01
+            if let fallocate = Self.fallocate,
+                fallocate(descriptor, punchHoleKeepingSize, off_t(released), off_t(end - released)) == 0
+            {
+                releasedOffset = end
+            } else {
+                releasedOffset = nil
+            }
+        #else
+            releasedOffset = nil
+        #endif
+    }
+
+    #if os(Linux)
+        /// The C library's `fallocate`, looked up once: Glibc's module map leaves it out (it is
+        /// declared only for `_GNU_SOURCE`), though glibc and musl both export it.
+        private static let fallocate: (@convention(c) (Int32, Int32, off_t, off_t) -> Int32)? = {
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "fallocate") else { return nil }
+            return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32, off_t, off_t) -> Int32).self)
+        }()
+    #endif
 
     /// Closes the file, which frees its space.
     func close() {

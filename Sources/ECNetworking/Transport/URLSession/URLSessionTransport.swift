@@ -88,7 +88,8 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
     ///     has its bytes kept (see <doc:LinuxNotes>); `nil` for `NSTemporaryDirectory()`, which is
     ///     often a `tmpfs`, that is memory. Unused on Apple platforms, which pause the transfer.
     ///   - maximumSpillSize: On Linux, the most bytes one streamed body keeps on disk for a reader
-    ///     that falls behind, 64 MiB unless given; past it the transfer stops with
+    ///     that falls behind (what it has read gives its space back, where the file system can),
+    ///     64 MiB unless given; past it the transfer stops with
     ///     ``NetworkError/readerFellBehind(limit:)``.
     ///   - tls: A ``TLSPolicy``. `URLSession` applies none of its settings (see ``TLSPolicy``):
     ///     with anything but ``TLSPolicy/system`` every send fails at once with
