@@ -34,16 +34,6 @@ struct ChunkQueue: Sendable {
         return chunk
     }
 
-    /// Takes the oldest chunks as one, as many as fit in `limit` bytes (always at least the oldest,
-    /// whatever its size); the queue must not be empty.
-    mutating func removeFirst(upTo limit: Int) -> Data {
-        var joined = removeFirst()
-        while !isEmpty, joined.count + chunks[next].count <= limit {
-            joined.append(removeFirst())
-        }
-        return joined
-    }
-
     /// Takes every chunk waiting, oldest first.
     mutating func removeAll() -> ArraySlice<Data> {
         defer {

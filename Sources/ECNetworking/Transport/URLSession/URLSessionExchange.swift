@@ -76,14 +76,9 @@ final class URLSessionExchange: SessionTask {
 
         var hasPendingChunk: Bool { !chunks.isEmpty || (spill?.unreadCount ?? 0) > 0 }
 
-        /// The oldest bytes not yet read: the chunks kept in memory, joined up to
-        /// ``URLSessionExchange/lowWaterMark``, or else a part of the spill file of that size.
-        ///
-        /// Joined, since a reader pays for each chunk it takes (a hop between tasks, a download's
-        /// write): taken one libcurl chunk at a time, a download to disk fell behind a server on
-        /// loopback until the spill file reached its limit and the transfer failed.
+        /// The oldest bytes not yet read: a chunk kept in memory, or else a part of the spill file.
         mutating func takePending() -> Result<Data, any Error> {
-            if !chunks.isEmpty { return .success(chunks.removeFirst(upTo: URLSessionExchange.lowWaterMark)) }
+            if !chunks.isEmpty { return .success(chunks.removeFirst()) }
             guard let data = spill?.read(upTo: URLSessionExchange.lowWaterMark) else {
                 discardSpill()
                 return .failure(NetworkError.transport(URLError(.cannotOpenFile)))
