@@ -12,6 +12,9 @@ final class MatrixServer: Sendable {
         case ok
         /// 401 with ``MatrixSecrets/responseToken`` in the body and ``MatrixSecrets/cookie`` in a cookie.
         case fail
+        /// 200 with ``MatrixSecrets/responseToken`` as the `access_token` of a JSON object, or of
+        /// the JSON one event carries: a body every way reads to its end, streamed ones included.
+        case token
         /// A head and the first bytes at once, the rest only once ``MatrixServer/openGate()`` is called.
         case gated
         /// Nothing at all, until the client goes away.
@@ -64,6 +67,11 @@ final class MatrixServer: Sendable {
             return .response(
                 status: 200, headers: ["Content-Type": contentType, "Set-Cookie": "session=\(MatrixSecrets.cookie)"],
                 body: Data(body.utf8))
+        case .token:
+            let json = #"{"ok":true,"access_token":"\#(MatrixSecrets.responseToken)"}"#
+            return .response(
+                status: 200, headers: ["Content-Type": contentType],
+                body: Data((isEventStream ? "data: \(json)\n\n" : json).utf8))
         case .fail:
             return .response(
                 status: 401,

@@ -47,7 +47,7 @@ struct PromiseMatrixTests {
         let folder = try ScratchFolder()
         defer { folder.remove() }
 
-        for route in [MatrixServer.Route.ok, .fail] {
+        for route in [MatrixServer.Route.ok, .fail, .token] {
             let (result, observers) = try await observedSend(way, kind, route: route, server: server, folder: folder)
             var seen = observers.everything
             if case .failure(let error) = result { seen += renderings(of: error).values.joined(separator: "\n") }
@@ -59,6 +59,13 @@ struct PromiseMatrixTests {
             #expect(seen.contains("Authorization"), "\(way) to /\(route.rawValue) logged no request")
             let archived = String(decoding: try observers.archive.archive.encoded(), as: UTF8.self)
             #expect(archived.contains("Authorization"), "\(way) to /\(route.rawValue) recorded no request")
+            if route == .token {
+                // The body was recorded, streamed or not, with its token redacted.
+                let bodies = observers.archive.archive.log.entries.compactMap(\.response.content.text)
+                #expect(
+                    bodies.contains { $0.contains(#""access_token":"<redacted>""#) },
+                    "\(way) recorded no body with its token redacted: \(bodies)")
+            }
         }
     }
 
