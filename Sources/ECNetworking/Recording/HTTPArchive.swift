@@ -118,7 +118,9 @@ public struct HTTPArchive: Codable, Sendable, Equatable {
         public var redirectURL: String
         /// -1: not known.
         public var headersSize: Int
-        /// The body's size in bytes as received, -1 when it was not read (a streamed body).
+        /// The body's size in bytes as received; for a streamed body, all the bytes that arrived
+        /// before it ended, kept or not. -1 in an archive of an earlier version, which did not read
+        /// streamed bodies.
         public var bodySize: Int
     }
 
@@ -147,7 +149,8 @@ public struct HTTPArchive: Codable, Sendable, Equatable {
 
     /// A response's body.
     public struct Content: Codable, Sendable, Equatable {
-        /// Its size in bytes, -1 when it was not read.
+        /// Its size in bytes as received (see ``Response/bodySize``), which is more than ``text``
+        /// holds when ``comment`` says the recorder kept only the start of it.
         public var size: Int
         /// Its media type, or "".
         public var mimeType: String

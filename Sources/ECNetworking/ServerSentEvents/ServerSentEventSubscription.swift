@@ -6,8 +6,9 @@ import Foundation
 /// Each iteration is a subscription of its own. It reads as its consumer asks: a connection is
 /// made at the first `next()`, and an event is parsed only when `next()` asks for it. While the
 /// consumer pauses, what is read ahead is the transport's buffer (1 MiB over
-/// `URLSessionTransport`) and one chunk; the rest stays with the transport, which applies backpressure as for any ``ResponseStream`` (on
-/// Linux, `URLSessionTransport` keeps what arrives beyond its buffer in a temporary file instead).
+/// `URLSessionTransport`) and one chunk; the rest stays with the transport, which applies
+/// backpressure as for any ``ResponseStream`` (on Linux, `URLSessionTransport` keeps what arrives
+/// beyond its buffer in a temporary file instead).
 ///
 /// How it ends: `nil` when the server ends the stream and no reconnection was asked for, or when
 /// it answers 204 No Content; otherwise with an error (see

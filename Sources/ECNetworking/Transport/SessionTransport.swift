@@ -91,14 +91,12 @@ final class SessionTransport: GatheringTransport {
         if let error, let response = response as? HTTPURLResponse, let data, !data.isEmpty {
             if let limit, data.count > limit { return .failure(NetworkError.responseTooLarge(limit: limit)) }
             let error = NetworkError.normalize(error)
-            let chunks = LockedState<[Result<Data, any Error>]>([.success(data), .failure(error)])
-            return .success(
-                TransportResponse(
-                    response,
-                    body: ByteStream {
-                        guard let next = chunks.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) else { return nil }
-                        return try next.get()
-                    }))
+            // Read once, like any stream over a connection: the bytes, then the error.
+            let body = ByteStream(makeIterator: {
+                var pending: [Result<Data, any Error>] = [.success(data), .failure(error)]
+                return ByteStream.AsyncIterator { pending.isEmpty ? nil : try pending.removeFirst().get() }
+            })
+            return .success(TransportResponse(response, body: body))
         }
         return completion(data, response, error, limit: limit).map { TransportResponse($0, body: ByteStream($1)) }
     }

@@ -24,17 +24,16 @@ extension FakeNetwork {
         decode: (NetworkResponse) throws -> Value
     ) async throws -> Value {
         try await runner.reportingMetrics(of: built) { context in
-            var transport: StubTransport<Value>?
+            let latestValue = ValueBox<Value>()
             let response = try await runner.run(
                 built, registeredIn: activeSends, as: requestType.map(ObjectIdentifier.init), priority: .normal,
                 through: {
                     // Recorded once the send is registered: an invalidated fake records nothing.
-                    let made = StubTransport(
-                        network: self, recordID: state.withLock { record(&$0) }, answer: answer)
-                    transport = made
-                    return made
+                    StubTransport(
+                        network: self, recordID: state.withLock { record(&$0) }, answer: answer,
+                        latestValue: latestValue)
                 }, context: &context)
-            if let value = transport?.latestValue.value { return value }
+            if let value = latestValue.value { return value }
             // A streamed stub's body is still to come: the send ends with it, as on the real
             // network, so a body that breaks is a failed send for every observer.
             context.reportsAtBodyEnd(of: response)
@@ -113,8 +112,8 @@ private struct StubTransport<Value>: AttemptTransport {
     let recordID: Int
     let answer: (NetworkRequest) async throws -> FakeNetwork.StubbedAnswer<Value>
     /// The value a value stub gave the latest attempt, which needs no decoding; `nil` after a raw
-    /// response. A box, since the runner sees only the response.
-    let latestValue = ValueBox<Value>()
+    /// response. A box the send made, since the runner sees only the response.
+    let latestValue: ValueBox<Value>
 
     func transmit(
         _ request: NetworkRequest,
