@@ -51,6 +51,9 @@ final class BodyRelay: DeadlineTarget, Sendable {
         var progress: DownloadProgressCounter?
         /// Told of every chunk as it arrives, in order: a recorder keeping the body.
         var chunkObservers: [@Sendable (Data) -> Void] = []
+        /// The error the relay was stopped with from outside, once it has been (see
+        /// ``stopError``).
+        var stopError: (any Error)?
 
     }
 
@@ -127,6 +130,34 @@ final class BodyRelay: DeadlineTarget, Sendable {
         }
     }
 
+    /// Hands every chunk to `receiver` where the transport delivers it, when the transport can
+    /// (see ``ByteStream/push(to:)``), and returns `true` at the body's end, or throws its error;
+    /// returns `false` at once, reading nothing, when the transport cannot or the body is being
+    /// read already. Observers, progress and the idle timer hear of each chunk as they do when it
+    /// is read, once `receiver` has taken it; cancelling the calling task ends the relay.
+    func push(to receiver: @escaping ChunkReceiver) async throws -> Bool {
+        if Task.isCancelled { stop(with: NetworkError.cancelled) }
+        let source = state.withLock { state -> ByteStream? in
+            guard !state.hasStarted, state.ending == nil, state.source?.isPushable == true else { return nil }
+            state.hasStarted = true
+            state.lastActivity = ContinuousClock.now
+            return state.source.take()
+        }
+        guard let source else { return false }
+        start { await self.push(source, to: receiver) }
+        // Nothing is kept for a consumer: waiting as one, this wakes at the relay's end.
+        _ = try await next()
+        return true
+    }
+
+    /// The error the relay was stopped with from outside (``stop(with:)``: the stream cancelled,
+    /// its task cancelled, the idle timeout, `cancelAll`, the network invalidated); `nil` while
+    /// it runs, and after a body that ended on its own, whole or broken. What a reader keeps of
+    /// chunks already taken (a line reader's buffered lines) ends with it too.
+    var stopError: (any Error)? {
+        state.withLock { $0.stopError }
+    }
+
     /// Ends the relay with `error` unless it has ended: its reading task is cancelled, so the
     /// transport drops the connection, and a waiting consumer is told.
     func stop(with error: any Error) {
@@ -143,7 +174,13 @@ final class BodyRelay: DeadlineTarget, Sendable {
             return state.source.take()
         }
         guard let source else { return }
-        let reader = Task { await self.read(source) }
+        start { await self.read(source) }
+    }
+
+    /// Starts the relay's reading task, which runs `read`, and its idle timer; a relay that ended
+    /// meanwhile cancels the task at once.
+    private func start(_ read: @escaping @Sendable () async -> Void) {
+        let reader = Task { await read() }
         let stored = state.withLock { state -> Bool in
             guard state.ending == nil else { return false }
             state.reader = reader
@@ -170,29 +207,61 @@ final class BodyRelay: DeadlineTarget, Sendable {
         }
     }
 
+    /// Pushes `source` to `receiver` to its end or the relay's (see ``push(to:)``).
+    private func push(_ source: ByteStream, to receiver: @escaping ChunkReceiver) async {
+        do {
+            _ = try await source.push { chunk in
+                try receiver(chunk)
+                let arrival = self.state.withLock { Self.noteArrival(of: chunk, at: ContinuousClock.now, in: &$0) }
+                // The relay ended (its idle timeout, a cancellation): the transfer stops too.
+                guard let arrival else { throw CancellationError() }
+                arrival.tell(chunk)
+            }
+            end(with: .success(()))
+        } catch {
+            end(with: .failure(NetworkError.normalize(error)), keepingUnreadBytes: true)
+        }
+    }
+
+    /// Who hears of a chunk once it has arrived.
+    private struct Arrival {
+        let receivedBytes: Int64
+        let progress: DownloadProgressCounter?
+        let observers: [@Sendable (Data) -> Void]
+
+        func tell(_ chunk: Data) {
+            for observer in observers { observer(chunk) }
+            progress?.received(totalBytes: receivedBytes)
+        }
+    }
+
+    /// Counts `chunk`, which arrived `now`, for the idle timer and the body's length; `nil` once
+    /// the relay has ended.
+    private static func noteArrival(of chunk: Data, at now: ContinuousClock.Instant, in state: inout State)
+        -> Arrival?
+    {
+        guard state.ending == nil else { return nil }
+        state.lastActivity = now
+        state.receivedBytes += Int64(chunk.count)
+        return Arrival(receivedBytes: state.receivedBytes, progress: state.progress, observers: state.chunkObservers)
+    }
+
     /// Hands `chunk` to the waiting consumer, or else keeps it and waits until the consumer takes
     /// it; `false` once the relay has ended.
     private func deliver(_ chunk: Data) async throws -> Bool {
         let now = ContinuousClock.now
-        let (consumer, isKept, received, progress, observers, isRunning) = state.withLock {
-            state -> (
-                UnsafeContinuation<Data?, any Error>?, Bool, Int64, DownloadProgressCounter?,
-                [@Sendable (Data) -> Void],
-                Bool
-            ) in
-            guard state.ending == nil else { return (nil, false, 0, nil, [], false) }
-            state.lastActivity = now
-            state.receivedBytes += Int64(chunk.count)
-            if let consumer = state.consumer {
-                state.consumer = nil
-                return (consumer, false, state.receivedBytes, state.progress, state.chunkObservers, true)
+        let (arrival, consumer) = state.withLock {
+            state -> (Arrival?, UnsafeContinuation<Data?, any Error>?) in
+            guard let arrival = Self.noteArrival(of: chunk, at: now, in: &state) else { return (nil, nil) }
+            guard let consumer = state.consumer.take() else {
+                state.pending = chunk
+                return (arrival, nil)
             }
-            state.pending = chunk
-            return (nil, true, state.receivedBytes, state.progress, state.chunkObservers, true)
+            return (arrival, consumer)
         }
-        guard isRunning else { return false }
-        for observer in observers { observer(chunk) }
-        progress?.received(totalBytes: received)
+        guard let arrival else { return false }
+        let isKept = consumer == nil
+        arrival.tell(chunk)
         consumer?.resume(returning: chunk)
         guard isKept else { return true }
         await withUnsafeContinuation { (producer: UnsafeContinuation<Void, Never>) in
@@ -245,6 +314,9 @@ final class BodyRelay: DeadlineTarget, Sendable {
             state.isEnding = true
             let end = BodyEnd(error: outcome.failure, byteCount: state.receivedBytes)
             state.end = end
+            // Only a stop from outside releases the unread bytes; the transport's own ending
+            // keeps them for the reader.
+            if !keepingUnreadBytes { state.stopError = outcome.failure }
             defer { state.endHandlers = [] }
             return (end, state.endHandlers)
         }

@@ -174,6 +174,18 @@ final class DownloadFile: Sendable {
         }
     }
 
+    /// Appends `data` to the file on the calling thread: the transport's, where a download's body
+    /// is pushed (see `ByteStream.push(to:)`), rather than the file's queue. The descriptor's lock
+    /// is held across the write, so that a close on the file's queue (a download that ended while a
+    /// chunk was being written: cancelled, timed out) waits for the write to end instead of
+    /// closing a number that may be another file's by the time it is used. A closed file fails.
+    func writeNow(_ data: Data) throws {
+        try descriptor.withLock { descriptor in
+            guard let descriptor else { throw DownloadError.cannotWrite(url, errorCode: EBADF) }
+            if let code = writeAll(data, to: descriptor) { throw DownloadError.cannotWrite(url, errorCode: code) }
+        }
+    }
+
     /// Empties the file, for a body that starts over.
     func truncate() async throws {
         try await Self.run(on: queue) { [self] in

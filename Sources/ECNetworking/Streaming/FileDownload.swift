@@ -222,6 +222,21 @@ struct FileDownload: Sendable {
     /// failure the body is stopped with the error the caller gets, which its observers hear too,
     /// and the write in flight has ended.
     private func write(_ stream: ResponseStream, to file: DownloadFile, counting byteCount: inout Int64) async throws {
+        // Where the transport can, each chunk is written where it arrives (see
+        // `ByteStream.push(to:)`): no hop per chunk, and the disk sets the transfer's pace.
+        let written = LockedState<Int64>(0)
+        do {
+            let isPushed = try await stream.push { chunk in
+                try file.writeNow(chunk)
+                written.withLock { $0 += Int64(chunk.count) }
+            }
+            byteCount += written.withLock { $0 }
+            if isPushed { return }
+        } catch {
+            // Every byte counted is in the file: what arrived before a break is kept whole.
+            byteCount += written.withLock { $0 }
+            throw error
+        }
         var batch = Data()
         // The batch being written while the next one arrives; at most one, so memory stays bounded.
         var writing: Task<Void, any Error>?

@@ -18,16 +18,26 @@ where Chunks.Element == Data {
     private let chunks: Chunks
     /// The longest line accepted, in bytes.
     public let maximumLength: Int
+    /// Asked before each line: an error ends the read even with lines still buffered.
+    private let interruption: (@Sendable () -> (any Error)?)?
 
     /// The lines of `chunks`, each at most `maximumLength` bytes.
     public init(_ chunks: Chunks, maximumLength: Int = Self.defaultMaximumLength) {
+        self.init(chunks, maximumLength: maximumLength, interruption: nil)
+    }
+
+    /// The lines of `chunks`, ended by the error `interruption` returns before any line, one
+    /// buffered from a chunk already read included: a stream cancelled between two lines of one
+    /// chunk ends there.
+    init(_ chunks: Chunks, maximumLength: Int, interruption: (@Sendable () -> (any Error)?)?) {
         self.chunks = chunks
         self.maximumLength = maximumLength
+        self.interruption = interruption
     }
 
     /// Starts reading the chunks.
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(chunks: chunks.makeAsyncIterator(), maximumLength: maximumLength)
+        AsyncIterator(chunks: chunks.makeAsyncIterator(), maximumLength: maximumLength, interruption: interruption)
     }
 
     /// Reads lines in order.
@@ -40,14 +50,17 @@ where Chunks.Element == Data {
         /// Where to look for the next line ending, so a long line is not searched again.
         private var searchStart = 0
         private var isFinished = false
+        private let interruption: (@Sendable () -> (any Error)?)?
 
-        init(chunks: Chunks.AsyncIterator, maximumLength: Int) {
+        init(chunks: Chunks.AsyncIterator, maximumLength: Int, interruption: (@Sendable () -> (any Error)?)?) {
             self.chunks = chunks
             self.maximumLength = maximumLength
+            self.interruption = interruption
         }
 
         /// The next line, or `nil` at the end of the body.
         public mutating func next() async throws -> String? {
+            if let error = interruption?() { throw error }
             while true {
                 if let newline = buffer[searchStart...].firstIndex(of: 0x0A) {
                     var end = newline

@@ -57,9 +57,26 @@ public struct ResponseStream: AsyncSequence, Sendable {
         AsyncIterator(body: body.take())
     }
 
-    /// The body's lines, as text; see ``ResponseLines``.
+    /// Hands the body's chunks to `receiver` where the transport delivers them, and returns `true`
+    /// at its end; `false`, reading nothing, when the transport cannot push (see
+    /// ``BodyRelay/push(to:)``) and the body is to be read instead.
+    func push(to receiver: @escaping ChunkReceiver) async throws -> Bool {
+        guard try await body.relay.push(to: receiver) else { return false }
+        _ = body.take()
+        return true
+    }
+
+    /// The body's lines, as text; see ``ResponseLines``. Cancelling the stream (``cancel()``) or
+    /// the task reading it ends the lines at once with ``NetworkError/cancelled``, lines already
+    /// buffered from a chunk that held several included.
     public var lines: ResponseLines<ResponseStream> {
-        ResponseLines(self)
+        // Lines already buffered from a chunk end with the stream too: cancelled (by `cancel()`
+        // or the reading task), timed out or invalidated, the next line is the error, never a
+        // line that came before it.
+        ResponseLines(self, maximumLength: ResponseLines<ResponseStream>.defaultMaximumLength) { [body] in
+            if Task.isCancelled { body.relay.stop(with: NetworkError.cancelled) }
+            return body.relay.stopError
+        }
     }
 
     /// Reads the rest of the body into memory, failing with

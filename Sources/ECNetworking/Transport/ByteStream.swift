@@ -15,7 +15,14 @@ public struct ByteStream: AsyncSequence, Sendable {
 
     private enum Source: Sendable {
         case chunk(Data)
-        case once(LockedState<(@Sendable () -> AsyncIterator)?>)
+        case once(LockedState<Reading?>)
+    }
+
+    /// How a stream read once is read: pulled, chunk by chunk, by an iterator, or, when its
+    /// transport can, pushed to a receiver (see ``push(to:)``).
+    private struct Reading: Sendable {
+        let makeIterator: @Sendable () -> AsyncIterator
+        let push: (@Sendable (@escaping ChunkReceiver) async throws -> Void)?
     }
 
     /// An empty stream.
@@ -48,7 +55,40 @@ public struct ByteStream: AsyncSequence, Sendable {
     }
 
     init(makeIterator: @escaping @Sendable () -> AsyncIterator) {
-        source = .once(LockedState(makeIterator))
+        source = .once(LockedState(Reading(makeIterator: makeIterator, push: nil)))
+    }
+
+    /// A stream whose chunks `next` returns, or which `push` hands to a receiver as they arrive;
+    /// read once, either way.
+    init(
+        next: @escaping @Sendable () async throws -> Data?,
+        push: @escaping @Sendable (@escaping ChunkReceiver) async throws -> Void
+    ) {
+        source = .once(LockedState(Reading(makeIterator: { AsyncIterator(next: next) }, push: push)))
+    }
+
+    /// Whether ``push(to:)`` would push: the stream has not been read, and its transport hands
+    /// chunks over where they arrive.
+    var isPushable: Bool {
+        guard case .once(let state) = source else { return false }
+        return state.withLock { $0?.push != nil }
+    }
+
+    /// Hands every chunk to `receiver` where it arrives (a transport's own thread), in order, and
+    /// returns at the stream's end; `false` at once, reading nothing, for a stream that can only
+    /// be pulled. What `receiver` throws ends the stream and its transfer with that error. The
+    /// reader that cannot keep up is then the transport's pace: what a download writing each
+    /// chunk to its file wants, rather than bytes piling up while its task waits to be run.
+    func push(to receiver: @escaping ChunkReceiver) async throws -> Bool {
+        guard case .once(let state) = source else { return false }
+        let push = state.withLock { reading -> (@Sendable (@escaping ChunkReceiver) async throws -> Void)? in
+            guard let push = reading?.push else { return nil }
+            reading = nil
+            return push
+        }
+        guard let push else { return false }
+        try await push(receiver)
+        return true
     }
 
     /// The bytes of a stream made from one `Data`, which needs no reading; `nil` for any other.
@@ -84,7 +124,7 @@ public struct ByteStream: AsyncSequence, Sendable {
                 return pending
             }
         case .once(let state):
-            guard let makeIterator = state.withLock({ $0.take() }) else {
+            guard let makeIterator = state.withLock({ $0.take()?.makeIterator }) else {
                 return AsyncIterator {
                     throw NetworkError.invalidRequest(reason: "a byte stream can be read only once")
                 }
@@ -107,6 +147,10 @@ public struct ByteStream: AsyncSequence, Sendable {
         }
     }
 }
+
+/// Takes a chunk of a pushed stream (see ``ByteStream/push(to:)``) on the thread it arrived on;
+/// throwing ends the stream with the error.
+typealias ChunkReceiver = @Sendable (Data) throws -> Void
 
 extension ByteStream {
     /// A stream of the file at `url`, read `chunkSize` bytes at a time as it is consumed. A file

@@ -7,13 +7,18 @@ import Testing
 /// A download's file picked at the head, named as the server suggests (made safe), and the options
 /// that decide whether folders are made and files replaced; over a real socket.
 @Suite("Download destinations and options", .timeLimit(.minutes(2)))
-struct DownloadDestinationTests {
+final class DownloadDestinationTests: Sendable {
     private let directory: URL
     private static let body = Data("the report".utf8)
 
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("destination-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    /// The test's folder goes with it, whatever the test left there.
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
     }
 
     private func contents(of folder: URL) -> [String] {
@@ -62,7 +67,7 @@ struct DownloadDestinationTests {
         try await TransportKind.urlSession.withNetwork(baseURL: server.baseURL) { network in
             let file = try await network.download(
                 request("export", on: server),
-                to: .chosen { response, name in
+                to: .chosen { [directory] response, name in
                     directory.appendingPathComponent("\(response.headers["X-Report"] ?? "none")-\(name)")
                 })
             #expect(file.fileURL.lastPathComponent == "sales-q3.csv")

@@ -8,7 +8,7 @@ import Testing
 /// ranges: what arrived is kept, private, and the rest is fetched with `Range` and `If-Range`;
 /// a body that changed starts over; a wrong answer to a resume fails typed.
 @Suite("Downloads that break and resume", .timeLimit(.minutes(2)))
-struct DownloadResumeTests {
+final class DownloadResumeTests: Sendable {
     private let directory: URL
     private static let body = Data((0..<600_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) })
     private static let breakAt = 250_000
@@ -16,6 +16,11 @@ struct DownloadResumeTests {
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("resume-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    /// The test's folder goes with it, whatever the test left there.
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
     }
 
     private var folderContents: [String] {

@@ -7,12 +7,17 @@ import Testing
 /// Downloads to a file over every transport, on a real socket: the file appears whole or not at
 /// all, and a file already at the destination survives a failed download.
 @Suite("Downloads to a file", .timeLimit(.minutes(2)))
-struct DownloadTests {
+final class DownloadTests: Sendable {
     private let directory: URL
 
     init() throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("downloads-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    }
+
+    /// The test's folder goes with it, whatever the test left there.
+    deinit {
+        try? FileManager.default.removeItem(at: directory)
     }
 
     private func request(_ path: String, on server: LoopbackHTTPServer) -> NetworkRequest {
@@ -62,6 +67,41 @@ struct DownloadTests {
         }
         #expect(try String(contentsOf: destination, encoding: .utf8) == "the old report")
         #expect(folderContents == ["report.pdf"])
+    }
+
+    /// Over `URLSessionTransport` on Linux the wire cannot be paused, so a streamed body's reader
+    /// that falls behind has its bytes kept in a spill file, up to a limit (1 MiB here, with 1 MiB
+    /// in memory before it). A download writes each chunk where the transport delivers it
+    /// instead: however slowly its task would run (here a progress handler that takes half a
+    /// millisecond a report), it never falls behind the wire. The body is held back until the
+    /// download's file exists, so that it all arrives once the download writes.
+    @Test("a download over URLSession keeps the transfer's pace, however slow its task: nothing spills")
+    func keepsPace() async throws {
+        let body = Data((0..<16 * TransportTestRoutes.megabyte).map { UInt8(truncatingIfNeeded: $0 / 7) })
+        let gate = DispatchSemaphore(value: 0)
+        let head = Data("HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8)
+        let server = try LoopbackHTTPServer { _ in .raw(head, gate: gate, rest: body) }
+        defer { server.stop() }
+        let transport = URLSessionTransport(configuration: .ephemeral, maximumSpillSize: 1_048_576)
+        defer { transport.invalidate() }
+        let network = URLSessionNetwork(
+            configuration: NetworkConfiguration(baseURL: server.baseURL), transport: transport)
+        let destination = directory.appendingPathComponent("paced.bin")
+        let reports = Counter()
+        let download = Task {
+            try await network.download(
+                request("paced", on: server), to: destination,
+                progress: TransferProgressHandler { _ in
+                    reports.increment()
+                    Thread.sleep(forTimeInterval: 0.000_5)
+                })
+        }
+        try await waitUntil { folderContents.count == 1 }
+        gate.signal()
+        let file = try await download.value
+        #expect(file.byteCount == Int64(body.count))
+        #expect(try Data(contentsOf: destination) == body)
+        #expect(reports.count > 1)
     }
 
     @Test("a cancelled download leaves no file", arguments: TransportKind.allCases)

@@ -183,6 +183,55 @@ struct ResponseStreamTests {
         }
     }
 
+    /// Three lines in one chunk, then silence: the line reader holds two of them when the stream
+    /// is cancelled, and must not hand them over after the cancellation.
+    @Test(
+        "cancel() ends a stream's lines at once, lines buffered from one chunk included",
+        arguments: TransportKind.allCases)
+    func cancelEndsBufferedLines(_ kind: TransportKind) async throws {
+        let server = try LoopbackHTTPServer { _ in .stall(declaredLength: 1_000, prefix: Data("one\ntwo\nthree\n".utf8))
+        }
+        defer { server.stop() }
+        try await kind.withNetwork(baseURL: server.baseURL) { network in
+            let stream = try await network.stream(request("lines", on: server))
+            var lines = stream.lines.makeAsyncIterator()
+            #expect(try await lines.next() == "one")
+            stream.cancel()
+            let error = await networkError { _ = try await lines.next() }
+            #expect(error?.isCancellation == true, "got \(String(describing: error))")
+        }
+    }
+
+    @Test(
+        "cancelling the task that reads a stream's lines ends them, buffered ones included",
+        arguments: TransportKind.allCases)
+    func cancelledTaskEndsBufferedLines(_ kind: TransportKind) async throws {
+        let server = try LoopbackHTTPServer { _ in .stall(declaredLength: 1_000, prefix: Data("one\ntwo\nthree\n".utf8))
+        }
+        defer { server.stop() }
+        try await kind.withNetwork(baseURL: server.baseURL) { network in
+            let stream = try await network.stream(request("lines", on: server))
+            let (firstLine, firstLineRead) = AsyncStream.makeStream(of: Void.self)
+            let (goOn, proceed) = AsyncStream.makeStream(of: Void.self)
+            let linesRead = Counter()
+            let reader = Task {
+                for try await _ in stream.lines {
+                    linesRead.increment()
+                    firstLineRead.yield()
+                    for await _ in goOn { break }
+                }
+            }
+            for await _ in firstLine { break }
+            reader.cancel()
+            proceed.yield()
+            let result = await reader.result
+            let error = #expect(throws: NetworkError.self) { try result.get() }
+            #expect(error?.isCancellation == true, "got \(String(describing: error))")
+            // "two" and "three" were buffered when the task was cancelled: neither is handed over.
+            #expect(linesRead.count == 1)
+        }
+    }
+
     @Test("cancelAll ends a stream being read", arguments: TransportKind.allCases)
     func cancelAll(_ kind: TransportKind) async throws {
         let server = try TransportTestRoutes.server()

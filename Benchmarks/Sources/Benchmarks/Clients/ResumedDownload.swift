@@ -10,6 +10,8 @@ struct ResumedDownload: Sendable {
     let network: URLSessionNetwork
     /// The body's length.
     let byteCount: Int
+    /// The transport's name, for an error.
+    let label: String
 
     /// Downloads the body whole into a new file and returns how long it took.
     func timeWholeDownload() async throws -> Duration {
@@ -41,8 +43,9 @@ struct ResumedDownload: Sendable {
             try check(downloaded)
             // The server waits for the bytes before the break to arrive before it closes.
             guard downloaded.resumedByteCount == Int64(byteCount / 2) else {
-                throw BenchmarkError.unexpectedByteCount(
-                    expected: byteCount / 2, received: Int(downloaded.resumedByteCount), stored: byteCount)
+                throw BenchmarkError.brokenTransfer(
+                    "\(label): the resumption started from byte \(downloaded.resumedByteCount), not from the "
+                        + "break at \(byteCount / 2)")
             }
             return clock.now - start
         }

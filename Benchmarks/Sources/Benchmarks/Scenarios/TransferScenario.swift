@@ -189,7 +189,8 @@ struct TransferScenario {
         ]
         do {
             for (prefix, label, network) in runs {
-                let download = ResumedDownload(network: TransferClient.withActions(network), byteCount: byteCount)
+                let download = ResumedDownload(
+                    network: TransferClient.withActions(network), byteCount: byteCount, label: label)
                 _ = try await download.timeResumption()  // warm-up
                 var ratios: [Double] = []
                 for round in 0..<rounds {

@@ -16,6 +16,8 @@ enum BenchmarkError: Error, CustomStringConvertible {
     case toolFailed(String, String)
     /// A TLS round's clients spoke another HTTP version than the round is for.
     case unexpectedProtocol(String)
+    /// A transfer the scenario breaks on purpose did not break or resume as it should; what happened.
+    case brokenTransfer(String)
 
     /// The failure, for the `VIOLATION` line.
     var description: String {
@@ -29,6 +31,7 @@ enum BenchmarkError: Error, CustomStringConvertible {
         case .scenarioProcessFailed(let status): "the scenario's process exited with status \(status) and no outcome"
         case .toolFailed(let tool, let output): "\(tool) failed: \(output)"
         case .unexpectedProtocol(let version): "the clients negotiated \(version) instead of the round's protocol"
+        case .brokenTransfer(let what): what
         }
     }
 }

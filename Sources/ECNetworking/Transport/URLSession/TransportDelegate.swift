@@ -82,7 +82,7 @@ final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
             break
         case .suspend:
             control { dataTask.suspend() }
-        case .overLimit, .spillFailed:
+        case .overLimit, .failed:
             // Content-Length is not trusted (on Linux it keeps the compressed size of a decoded
             // body), so this is the only place the limit is enforced; stopping here frees the
             // connection instead of downloading the rest. Until the cancellation takes effect, the

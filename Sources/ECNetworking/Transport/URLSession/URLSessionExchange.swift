@@ -32,6 +32,12 @@ import Foundation
 ///
 /// The size limit is counted here as bytes arrive (after decompression), before a chunk is kept.
 ///
+/// A download pushes instead of reading (see ``push(to:)``): each chunk goes to the download's
+/// receiver where it arrives, on the session's queue, after the chunks kept before, and the
+/// receiver writes it to the file there, as a hand-written delegate would. The disk's pace is
+/// then the transfer's: nothing piles up behind a reader the machine is too busy to run, and no
+/// chunk is written twice (once to a spill file, once to the download's).
+///
 /// Gathered (see ``GatheringTransport``), there is no reader: the exchange keeps every chunk and
 /// hands the whole response to its completion handler when the transfer ends, never suspending it.
 final class URLSessionExchange: SessionTask {
@@ -69,6 +75,12 @@ final class URLSessionExchange: SessionTask {
         var ending: Result<Void, any Error>?
         /// The reader waiting for the next chunk.
         var reader: UnsafeContinuation<Data?, any Error>?
+        /// Where each chunk goes as it arrives, once ``push(to:)`` has attached it; the chunks
+        /// kept before go to it first, with the next one to arrive, so the order of the bytes
+        /// holds.
+        var receiver: ChunkReceiver?
+        /// The push waiting for the body's end.
+        var pushWaiter: UnsafeContinuation<Void, any Error>?
         var isSuspended = false
         /// The bytes that arrived while the reader was behind, newer than every chunk in `chunks`,
         /// on Linux (see the type's comment).
@@ -234,6 +246,75 @@ final class URLSessionExchange: SessionTask {
         }
     }
 
+    /// Hands every chunk of the body to `receiver`, in order, and returns at the body's end, or
+    /// throws its error; cancelling the calling task ends the exchange. Every chunk goes over on
+    /// the session's queue (see the type's comment), those kept before this call first, with the
+    /// next one to arrive: the session waits for them as it waits for the rest, so a backlog
+    /// never grows while it is written. A body that ended before this call is handed over off
+    /// the session's queue and the concurrency runtime's threads. A chunk `receiver` throws for
+    /// ends the exchange with that error and drops the transfer.
+    fileprivate func push(to receiver: @escaping ChunkReceiver) async throws {
+        try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
+                let (hasEnded, suspended) = state.withLock { state -> (Bool, URLSessionDataTask?) in
+                    state.pushWaiter = continuation
+                    guard state.ending == nil else { return (true, nil) }
+                    state.receiver = receiver
+                    // A transfer paused for a reader that fell behind goes on: the receiver takes
+                    // the backlog with the next chunk.
+                    guard state.isSuspended else { return (false, nil) }
+                    state.isSuspended = false
+                    return (false, state.task)
+                }
+                if let suspended { delegate.control { suspended.resume() } }
+                if hasEnded { DispatchQueue.global().async { self.finishPush(to: receiver) } }
+            }
+        } onCancel: {
+            stop(with: NetworkError.cancelled)
+        }
+    }
+
+    /// The chunks kept before a push's receiver took over, oldest first: in memory, then in the
+    /// spill file.
+    private struct Backlog {
+        var chunks: ArraySlice<Data>
+        var spill: SpillFile?
+
+        /// Hands every byte to `receiver`, in order, and closes the spill file.
+        mutating func hand(to receiver: ChunkReceiver) throws {
+            defer { spill?.close() }
+            for chunk in chunks { try receiver(chunk) }
+            while let unread = spill?.unreadCount, unread > 0 {
+                guard let data = spill?.read(upTo: URLSessionExchange.highWaterMark) else {
+                    throw NetworkError.transport(URLError(.cannotOpenFile))
+                }
+                try receiver(data)
+            }
+        }
+    }
+
+    /// Hands the backlog of an exchange that ended to its push's receiver, then tells the push how
+    /// the body ended. Nothing else touches the backlog once the exchange has ended.
+    private func finishPush(to receiver: @escaping ChunkReceiver) {
+        let (backlog, ending, waiter) = state.withLock { state in
+            (Self.takeBacklog(from: &state), state.ending ?? .success(()), state.pushWaiter.take())
+        }
+        do {
+            var backlog = backlog
+            try backlog?.hand(to: receiver)
+        } catch {
+            waiter?.resume(throwing: error)
+            return
+        }
+        waiter?.resume(with: ending)
+    }
+
+    /// The chunks kept in `state`, taken out of it; `nil` when there are none.
+    private static func takeBacklog(from state: inout State) -> Backlog? {
+        guard state.hasPendingChunk else { return nil }
+        return Backlog(chunks: state.chunks.removeAll(), spill: state.spill.take())
+    }
+
     /// Ends the exchange with `error` unless the transfer already ended: the sender or the reader
     /// gave up (cancellation, or the body stream was let go). The task is forgotten by the
     /// delegate first, then cancelled, so its late callbacks are ignored.
@@ -263,10 +344,10 @@ final class URLSessionExchange: SessionTask {
         case suspend
         /// The chunk crossed the limit: the exchange has ended; forget and cancel the task.
         case overLimit
-        /// The reader is behind and the spill file could not take the chunk (the disk refused it,
-        /// or it would pass the spill limit): the exchange ends with the error, as it does over
-        /// the limit.
-        case spillFailed(NetworkError)
+        /// The chunk could not be kept: the reader is behind and the spill file could not take it
+        /// (the disk refused it, or it would pass the spill limit), or a push's receiver threw.
+        /// The exchange has ended with the error; forget and cancel the task, as over the limit.
+        case failed(any Error)
     }
 
     /// The head arrived. A gathered exchange takes it from the completed task instead.
@@ -286,23 +367,24 @@ final class URLSessionExchange: SessionTask {
     /// A chunk of the body arrived.
     func receive(_ data: Data) -> ChunkDecision {
         let limit = limit
-        let (decision, reader) = state.withLock { state -> (ChunkDecision, UnsafeContinuation<Data?, any Error>?) in
+        let (decision, handoff) = state.withLock { state -> (ChunkDecision, ChunkHandoff?) in
             guard state.ending == nil else { return (.none, nil) }
             state.receivedBytes += data.count
             if let limit, state.receivedBytes > limit {
                 // The chunk that crosses the limit is never kept, so the body never exceeds it.
                 return (.overLimit, nil)
             }
+            if let receiver = state.receiver { return (.none, .receiver(receiver, Self.takeBacklog(from: &state))) }
             if let reader = state.reader {
                 state.reader = nil
-                return (.none, reader)
+                return (.none, .reader(reader))
             }
             if state.spill != nil {
                 // Once bytes are in the file, newer ones follow them there, so order is kept.
                 switch state.spill!.append(data) {
                 case .appended: return (.none, nil)
-                case .overLimit: return (.spillFailed(.readerFellBehind(limit: spillSettings.limit)), nil)
-                case .failed: return (.spillFailed(Self.spillError), nil)
+                case .overLimit: return (.failed(NetworkError.readerFellBehind(limit: spillSettings.limit)), nil)
+                case .failed: return (.failed(Self.spillError), nil)
                 }
             }
             state.chunks.append(data)
@@ -311,20 +393,39 @@ final class URLSessionExchange: SessionTask {
             }
             guard Self.suspendsForSlowReaders else {
                 state.spill = SpillFile(spillSettings)
-                return (state.spill == nil ? .spillFailed(Self.spillError) : .none, nil)
+                return (state.spill == nil ? .failed(Self.spillError) : .none, nil)
             }
             state.isSuspended = true
             return (.suspend, nil)
         }
-        if let reader {
+        switch (handoff, decision) {
+        case (.reader(let reader)?, _):
             reader.resume(returning: data)
-        } else if case .overLimit = decision, let limit {
+        case (.receiver(let receiver, var backlog)?, _):
+            do {
+                try backlog?.hand(to: receiver)
+                try receiver(data)
+            } catch {
+                end(with: .failure(error))?.resume(with: error)
+                return .failed(error)
+            }
+        case (nil, .overLimit):
+            guard let limit else { break }
             let error = NetworkError.responseTooLarge(limit: limit)
             end(with: .failure(error))?.resume(with: error)
-        } else if case .spillFailed(let error) = decision {
+        case (nil, .failed(let error)):
             end(with: .failure(error))?.resume(with: error)
+        default:
+            break
         }
         return decision
+    }
+
+    /// Who takes a chunk that arrives: the reader waiting for it, or a push's receiver.
+    private enum ChunkHandoff {
+        case reader(UnsafeContinuation<Data?, any Error>)
+        /// With the chunks kept before the receiver took over, which go first.
+        case receiver(ChunkReceiver, Backlog?)
     }
 
     /// The transfer ended: completely when `error` is `nil`. `response` is the head, for a
@@ -375,6 +476,7 @@ final class URLSessionExchange: SessionTask {
     private struct Waiters {
         var head: UnsafeContinuation<TransportResponse, any Error>?
         var reader: UnsafeContinuation<Data?, any Error>?
+        var push: UnsafeContinuation<Void, any Error>?
         /// A gathered exchange's completion handler, told of a failure.
         var completion: (@Sendable (Result<TransportResponse, any Error>) -> Void)?
         /// Every chunk a gathered exchange kept, when it ended complete.
@@ -383,12 +485,14 @@ final class URLSessionExchange: SessionTask {
         func resume(with error: any Error) {
             head?.resume(throwing: error)
             reader?.resume(throwing: error)
+            push?.resume(throwing: error)
             completion?(.failure(error))
         }
 
         func finish() {
             head?.resume(throwing: NetworkError.invalidResponse)
             reader?.resume(returning: nil)
+            push?.resume()
         }
     }
 
@@ -407,10 +511,12 @@ final class URLSessionExchange: SessionTask {
                 waiters.completion = completion
                 return waiters
             }
+            var isReleased = false
             if case .failure = outcome, !keepingUnreadBytes {
                 // Bytes nobody will read are released at once.
                 _ = state.chunks.removeAll()
                 state.discardSpill()
+                isReleased = true
             }
             let error: any Error
             switch outcome {
@@ -420,6 +526,15 @@ final class URLSessionExchange: SessionTask {
             waiters.head = state.head.finish(.failure(error))?.waiter
             waiters.reader = state.reader
             state.reader = nil
+            // A push with chunks still kept (the transfer ended before another chunk brought
+            // them over) hears of the end once they are handed over; see ``finishPush(to:)``.
+            if let receiver = state.receiver {
+                if isReleased || !state.hasPendingChunk {
+                    waiters.push = state.pushWaiter.take()
+                } else {
+                    DispatchQueue.global().async { self.finishPush(to: receiver) }
+                }
+            }
             return waiters
         }
     }
@@ -441,8 +556,10 @@ private final class BodyReader: Sendable {
 }
 
 extension ByteStream {
-    /// The body of `reader`'s exchange.
+    /// The body of `reader`'s exchange, which a download may have pushed to it instead.
     fileprivate init(reading reader: BodyReader) {
-        self.init(next: { try await reader.exchange.nextChunk() })
+        self.init(
+            next: { try await reader.exchange.nextChunk() },
+            push: { try await reader.exchange.push(to: $0) })
     }
 }

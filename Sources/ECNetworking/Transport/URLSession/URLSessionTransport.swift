@@ -90,7 +90,8 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
     ///   - maximumSpillSize: On Linux, the most bytes one streamed body keeps on disk for a reader
     ///     that falls behind (what it has read gives its space back, where the file system can),
     ///     64 MiB unless given; past it the transfer stops with
-    ///     ``NetworkError/readerFellBehind(limit:)``.
+    ///     ``NetworkError/readerFellBehind(limit:)``. A download writes each chunk to its file as
+    ///     it arrives, and keeps only what arrives before that file is open.
     ///   - tls: A ``TLSPolicy``. `URLSession` applies none of its settings (see ``TLSPolicy``):
     ///     with anything but ``TLSPolicy/system`` every send fails at once with
     ///     ``NetworkError/tlsSettingUnavailable(_:)``, rather than ignore a pin or a root of trust.
