@@ -95,6 +95,7 @@ let package = Package(
                 "DemoServer",
                 "Example",
                 .product(name: "ECNetworking", package: "ECNetworking"),
+                .product(name: "ECNetworkingTesting", package: "ECNetworking"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
             ]
         ),

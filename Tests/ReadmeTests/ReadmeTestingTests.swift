@@ -51,6 +51,9 @@ struct ReadmeArchiveTests {
         _ = try await network.send(ListUsersRequest(online: true))
         try await recorder.write(to: archiveFile)
 
+        let violations = HTTPArchive.schemaViolations(in: try Data(contentsOf: archiveFile))
+        #expect(violations.isEmpty, "\(violations)")
+
         server.stop()
         let replay = try FakeNetwork(replaying: HTTPArchive(contentsOf: archiveFile), configuration: configuration)
         let users = try await replay.send(ListUsersRequest(online: true))

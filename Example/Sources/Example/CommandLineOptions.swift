@@ -1,6 +1,6 @@
 import Foundation
 
-/// What the command line asks for, parsed by hand: four flags do not need a parser dependency.
+/// What the command line asks for, parsed by hand: a few flags do not need a parser dependency.
 struct CommandLineOptions: Equatable {
     /// The text `--help` prints.
     static let usage = """
@@ -13,6 +13,8 @@ struct CommandLineOptions: Equatable {
           --port N          Listen on port N instead of a free one (with the embedded server only).
           --base-url URL    Tour a server that is already running at URL instead of starting one.
           --verbose         Also print the library's log: every request and response, headers, a cURL line.
+          --record-har FILE Record every request of the tour as a HAR 1.2 file (0600, secrets redacted).
+          --replay-har FILE Replay the tour from a HAR file --record-har wrote, with no server at all.
           --help            Print this text.
         """
 
@@ -26,6 +28,10 @@ struct CommandLineOptions: Equatable {
     var isVerbose = false
     /// Whether only the usage text is wanted.
     var showsHelp = false
+    /// Where to write the tour's traffic as a HAR file.
+    var recordingFile: URL?
+    /// The HAR file to replay the tour from, with no server.
+    var replayFile: URL?
 
     /// Parses `arguments`, the command line without the program name.
     ///
@@ -51,12 +57,21 @@ struct CommandLineOptions: Equatable {
             case "--help", "-h": showsHelp = true
             case "--port": port = try Self.port(from: value())
             case "--base-url": baseURL = try Self.baseURL(from: value())
+            case "--record-har": recordingFile = URL(fileURLWithPath: try value())
+            case "--replay-har": replayFile = URL(fileURLWithPath: try value())
             default: throw UsageError("unknown option \(argument)")
             }
             if let inlineValue { throw UsageError("\(name) takes no value, got \(inlineValue)") }
         }
         if serves, baseURL != nil {
             throw UsageError("--serve starts a server, --base-url uses another one: pick one")
+        }
+        if replayFile != nil, serves || baseURL != nil || port != 0 || recordingFile != nil {
+            throw UsageError(
+                "--replay-har runs the tour with no server: it takes no --serve, --base-url, --port or --record-har")
+        }
+        if serves, recordingFile != nil {
+            throw UsageError("--record-har records the tour, which --serve does not run")
         }
         if baseURL != nil, port != 0 {
             throw UsageError("--port applies to the embedded server, which --base-url does not start")

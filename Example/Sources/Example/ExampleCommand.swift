@@ -1,8 +1,11 @@
 import DemoServer
+import ECNetworking
 import Foundation
 
 /// What the executable does with its command line: the tour against the embedded server (the
-/// default), the tour against another server (`--base-url`), or the server alone (`--serve`).
+/// default), the tour against another server (`--base-url`), either one recorded as a HAR file
+/// (`--record-har`), the tour replayed from such a file with no server (`--replay-har`), or the
+/// server alone (`--serve`).
 enum ExampleCommand {
     /// Runs the command and returns the process's exit status: 0 on success, 1 when something
     /// failed, 2 for a command line it cannot act on.
@@ -19,12 +22,25 @@ enum ExampleCommand {
             return 0
         }
         do {
+            let archiveRecorder = options.recordingFile.map { _ in Tour.makeArchiveRecorder() }
             if options.serves {
                 try await serve(port: options.port)
+            } else if let replayFile = options.replayFile {
+                try await Tour(replaying: HTTPArchive(contentsOf: replayFile), isVerbose: options.isVerbose).run()
             } else if let baseURL = options.baseURL {
-                try await Tour(baseURL: baseURL, recorder: nil, isVerbose: options.isVerbose).run()
+                try await Tour(
+                    baseURL: baseURL, recorder: nil, isVerbose: options.isVerbose, archiveRecorder: archiveRecorder
+                ).run()
             } else {
-                try await tourEmbeddedServer(port: options.port, isVerbose: options.isVerbose)
+                try await tourEmbeddedServer(
+                    port: options.port, isVerbose: options.isVerbose, archiveRecorder: archiveRecorder)
+            }
+            if let archiveRecorder, let recordingFile = options.recordingFile {
+                try await archiveRecorder.write(to: recordingFile)
+                let count = archiveRecorder.archive.log.entries.count
+                print("Recorded \(count) requests in \(recordingFile.path) (0600, secrets redacted).")
+                print("Replay them with no server:")
+                print("  swift run --package-path Example Example --replay-har \(recordingFile.path)")
             }
             return 0
         } catch {
@@ -34,10 +50,15 @@ enum ExampleCommand {
     }
 
     /// Starts a server, tours it, and stops it, also when a step fails.
-    private static func tourEmbeddedServer(port: Int, isVerbose: Bool) async throws {
+    private static func tourEmbeddedServer(
+        port: Int, isVerbose: Bool, archiveRecorder: HTTPArchiveRecorder?
+    ) async throws {
         let server = try await DemoServer.start(port: port)
         do {
-            try await Tour(baseURL: server.baseURL, recorder: server.recorder, isVerbose: isVerbose).run()
+            try await Tour(
+                baseURL: server.baseURL, recorder: server.recorder, isVerbose: isVerbose,
+                archiveRecorder: archiveRecorder
+            ).run()
         } catch {
             await server.stop()
             throw error

@@ -2,6 +2,7 @@ import DemoClient
 import DemoOpenAPI
 import DemoServer
 import ECNetworking
+import ECNetworkingTesting
 import Foundation
 import InMemoryTracing
 import Logging
@@ -24,16 +25,64 @@ struct Tour {
     private let tracer = InMemoryTracer(idGenerator: .hexadecimal)
     /// Every duration the library measured, through swift-metrics.
     private let metrics = TourMetrics()
+    /// What every client of the tour sends through and how it is recorded.
+    private let wiring: ClientWiring
     let client: DemoClient
 
-    /// Creates a tour of the API at `baseURL`, writing to `console`; `isVerbose` adds the library's log.
-    init(baseURL: URL, recorder: RequestRecorder?, console: TourConsole = .standardOutput, isVerbose: Bool = false) {
+    /// Creates a tour of the API at `baseURL`, writing to `console`; `isVerbose` adds the library's
+    /// log, and `archiveRecorder` records every request the tour's clients send (`--record-har`).
+    init(
+        baseURL: URL, recorder: RequestRecorder?, console: TourConsole = .standardOutput, isVerbose: Bool = false,
+        archiveRecorder: HTTPArchiveRecorder? = nil
+    ) {
+        self.init(
+            baseURL: baseURL, recorder: recorder, console: console, isVerbose: isVerbose,
+            wiring: ClientWiring(archiveRecorder: archiveRecorder, replay: nil))
+    }
+
+    /// Creates a tour that replays `archive`, a tour recorded with `--record-har`, with no server:
+    /// every client of the tour sends through one `MockSession(replaying:)`, so each request gets
+    /// the answer recorded for it, in the order they were recorded, through the clients' own
+    /// actions, login, retries and decoding. The steps that need a live server (recording a new
+    /// session, HTTPS) say so and are skipped.
+    init(replaying archive: HTTPArchive, console: TourConsole = .standardOutput, isVerbose: Bool = false) throws {
+        guard let first = archive.log.entries.first.flatMap({ URL(string: $0.request.url) }),
+            var origin = URLComponents(url: first, resolvingAgainstBaseURL: false)
+        else { throw TourFailure("the HAR file records no request to replay") }
+        origin.path = ""
+        origin.query = nil
+        guard let baseURL = origin.url else { throw TourFailure("the HAR file's first URL has no origin") }
+        self.init(
+            baseURL: baseURL, recorder: nil, console: console, isVerbose: isVerbose,
+            wiring: ClientWiring(archiveRecorder: nil, replay: MockSession(replaying: archive)))
+    }
+
+    private init(baseURL: URL, recorder: RequestRecorder?, console: TourConsole, isVerbose: Bool, wiring: ClientWiring)
+    {
         self.baseURL = baseURL
         self.recorder = recorder
         self.console = console
         self.isVerbose = isVerbose
+        self.wiring = wiring
         self.client = Self.makeClient(
-            baseURL: baseURL, console: console, events: events, tracer: tracer, metrics: metrics, isVerbose: isVerbose)
+            baseURL: baseURL, console: console, events: events, tracer: tracer, metrics: metrics, isVerbose: isVerbose,
+            wiring: wiring)
+    }
+
+    /// What the tour's clients send through: a real transport, recorded or not, or a replay.
+    struct ClientWiring: Sendable {
+        /// Records every request of every client, when the tour is recorded.
+        let archiveRecorder: HTTPArchiveRecorder?
+        /// The one session every client sends through when the tour is replayed.
+        let replay: MockSession?
+    }
+
+    /// Whether the tour replays a recording rather than talking to a server.
+    var isReplay: Bool { wiring.replay != nil }
+
+    /// A recorder for the whole tour's traffic, named after it.
+    static func makeArchiveRecorder() -> HTTPArchiveRecorder {
+        HTTPArchiveRecorder(creator: HTTPArchive.Creator(name: "ECNetworking tour", version: "1"))
     }
 
     /// How many requests the embedded server has answered so far; `nil` against another server.
@@ -43,7 +92,11 @@ struct Tour {
 
     /// Runs every step in order; the first one that misbehaves ends the tour with its error.
     func run() async throws {
-        console.write("ECNetworking tour against \(baseURL.absoluteString)")
+        if isReplay {
+            console.write("ECNetworking tour replayed from a HAR recording of \(baseURL.absoluteString), no server")
+        } else {
+            console.write("ECNetworking tour against \(baseURL.absoluteString)")
+        }
         try await logIn()
         try await listUsers()
         let user = try await createUser()
@@ -54,8 +107,13 @@ struct Tour {
         try await storedThenFreshCatalog()
         try await generatedOpenAPIClient()
         try await transfers()
-        try await recordAndReplay()
-        try await https()
+        if isReplay {
+            console.step(11, "Record a session as HAR, then replay it: skipped, this tour is that replay")
+            console.step(12, "HTTPS: skipped, a replay has no server to present a certificate")
+        } else {
+            try await recordAndReplay()
+            try await https()
+        }
         console.write("")
         console.write("Tour complete: every step behaved as expected.")
     }
@@ -143,7 +201,8 @@ struct Tour {
         console.step(6, "Ten concurrent requests on a new client, one login")
         // Without coalescing, so that all ten go to the server instead of sharing identical GETs.
         let newClient = Self.makeClient(
-            baseURL: baseURL, console: console, events: events, tracer: tracer, metrics: metrics, isVerbose: isVerbose
+            baseURL: baseURL, console: console, events: events, tracer: tracer, metrics: metrics, isVerbose: isVerbose,
+            wiring: wiring
         ) {
             $0.coalescesIdenticalRequests = false
         }
@@ -341,6 +400,7 @@ struct Tour {
         tracer: InMemoryTracer,
         metrics: TourMetrics,
         isVerbose: Bool,
+        wiring: ClientWiring,
         configure: (inout NetworkConfiguration) -> Void = { _ in }
     ) -> DemoClient {
         DemoClient(
@@ -356,8 +416,10 @@ struct Tour {
             configure: { configuration in
                 configuration.tracer = tracer
                 configuration.metricsFactory = metrics
+                configuration.archiveRecorder = wiring.archiveRecorder
                 configure(&configuration)
-            })
+            },
+            session: wiring.replay)
     }
 }
 

@@ -7,7 +7,9 @@ import Foundation
 /// A transport with one `URLRequest` in and the buffered body out, which a ``HTTPNetwork``
 /// can send through: a `URLSession`, or a test double such as `MockSession` from
 /// `ECNetworkingTesting`. ``HTTPTransport`` is the streaming seam; this one stays for the code
-/// and tests built on it. A session follows redirects by its own rules.
+/// and tests built on it. A session follows redirects by its own rules. It says nothing of the
+/// bytes it sends, so a send with an upload progress handler hears of its body once, whole, when
+/// the session answers.
 public protocol Session: Sendable {
     /// Creates a task, not yet resumed, that sends `request` and calls `completion` once with the
     /// body and response or with an error. `completion` may run on any thread. A response, bytes

@@ -33,6 +33,7 @@ final class SessionTransport: GatheringTransport {
         // faulty session, and cancellation can race without resuming the caller twice.
         let handoff = LockedState(Handoff(resources: nil))
         let limit = request.maximumResponseSize
+        let upload = UploadReport(request, urlRequest: urlRequest)
         return try await withTaskCancellationHandler {
             // Unchecked: the handoff resumes the continuation once, under its lock; the checked
             // kind would cost an allocation per request.
@@ -42,7 +43,9 @@ final class SessionTransport: GatheringTransport {
                     return
                 }
                 let task = session.dataTask(for: urlRequest) { data, response, error in
-                    Self.finish(handoff, with: Self.outcome(data, response, error, limit: limit))
+                    let outcome = Self.outcome(data, response, error, limit: limit)
+                    if case .success = outcome { upload?.report() }
+                    Self.finish(handoff, with: outcome)
                 }
                 // Cancelled meanwhile: the task must never run.
                 guard handoff.withLock({ $0.updateResources { $0 = task } }) else {
@@ -65,18 +68,45 @@ final class SessionTransport: GatheringTransport {
 
     func gatheringTask(for request: TransportRequest, reportingTo call: TransportCall) -> (any SessionTask)? {
         URLRequest.gatheringTask(for: request, reportingTo: call) { urlRequest in
-            session.dataTask(for: urlRequest) { data, response, error in
-                Self.report(data, response, error, to: call)
+            let upload = UploadReport(request, urlRequest: urlRequest)
+            return session.dataTask(for: urlRequest) { data, response, error in
+                Self.report(data, response, error, to: call, upload: upload)
             }
         }
     }
 
     /// Tells `call` what a session's completion means, handing it the response and body as they
     /// came rather than in a `Result`.
-    private static func report(_ data: Data?, _ response: URLResponse?, _ error: (any Error)?, to call: TransportCall) {
+    private static func report(
+        _ data: Data?, _ response: URLResponse?, _ error: (any Error)?, to call: TransportCall, upload: UploadReport?
+    ) {
         switch completion(data, response, error, limit: call.maximumResponseSize) {
-        case .success(let (response, body)): call.gathered(response, body: body)
+        case .success(let (response, body)):
+            upload?.report()
+            call.gathered(response, body: body)
         case .failure(let error): call.gatheringFailed(error)
+        }
+    }
+
+    /// The one upload progress report a request with a body gets over a session: a ``Session``
+    /// says nothing of the bytes it sends, so the whole body is reported sent when its answer
+    /// comes, before the answer is handed on.
+    private struct UploadReport: Sendable {
+        let handler: TransferProgressHandler
+        let length: Int64
+
+        /// The report for `request`, sent as `urlRequest`; `nil` without a handler, a body, or a
+        /// length that the request or the session's request knows.
+        init?(_ request: borrowing TransportRequest, urlRequest: URLRequest) {
+            guard let handler = request.uploadProgress,
+                let length = request.body?.length ?? (request.body == nil ? nil : urlRequest.httpBody?.count)
+            else { return nil }
+            self.handler = handler
+            self.length = Int64(length)
+        }
+
+        func report() {
+            handler(TransferProgress(direction: .upload, completedByteCount: length, expectedByteCount: length))
         }
     }
 

@@ -19,7 +19,8 @@ extension MockSession {
     /// ``MockSessionError/noStub(request:)``, which names its method and URL.
     ///
     /// The answers are the recorded ones: status, headers (redacted values stay redacted; the
-    /// body's `Content-Length` and encoding headers are dropped, since the body is decoded) and
+    /// encoding headers are dropped, since the body is decoded, and a recorded `Content-Length`
+    /// gives the decoded body's length, or, for a body cut short, the whole body's) and
     /// body (an entry without a recorded body answers an empty one). A streamed body that broke off
     /// when it was recorded (`HTTPArchive.Entry.error`), or that the recorder kept only the start
     /// of, breaks off again after the bytes kept, with `URLError(.networkConnectionLost)`: a stream
@@ -60,12 +61,29 @@ extension MockSession {
             body = content.encoding == "base64" ? Data(base64Encoded: text) ?? Data() : Data(text.utf8)
         }
         var headers = HTTPHeaders()
-        for header in entry.response.headers
-        where !["content-length", "content-encoding", "transfer-encoding"].contains(header.name.lowercased()) {
-            headers.add(name: header.name, value: header.value)
+        var recordedLength: String?
+        var isEncoded = false
+        for header in entry.response.headers {
+            switch header.name.lowercased() {
+            case "content-length": recordedLength = header.value
+            case "content-encoding": isEncoded = true
+            case "transfer-encoding": break
+            default: headers.add(name: header.name, value: header.value)
+            }
+        }
+        let isWhole = entry.error == nil && content.comment == nil
+        // The length, where the recording had one, as it describes the body replayed: the decoded
+        // bytes of a whole body; the recorded value for a body cut short, unless it counted
+        // compressed bytes. Progress and a resume's expected length read it.
+        if let recordedLength {
+            if isWhole {
+                headers["Content-Length"] = String(body.count)
+            } else if !isEncoded {
+                headers["Content-Length"] = recordedLength
+            }
         }
         let delay: Duration = replaysTimings ? .milliseconds(max(0, entry.time)) : .zero
-        if entry.error != nil || content.comment != nil {
+        if !isWhole {
             return MockResponse(
                 statusCode: entry.response.status, data: body, headers: headers,
                 breakingWith: URLError(.networkConnectionLost), delay: delay)

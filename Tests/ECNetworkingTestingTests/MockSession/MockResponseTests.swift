@@ -1,6 +1,7 @@
 import ECNetworking
 import ECNetworkingTesting
 import Foundation
+import Synchronization
 import Testing
 
 @Suite("MockResponse builds each kind of answer")
@@ -119,6 +120,30 @@ struct MockResponseTests {
         }
     }
 
+    /// A `Session` says nothing of the bytes it sends, so a send over one (a `MockSession`, or a
+    /// `URLSession` passed in) hears of its upload once, whole, when the answer comes: an app's
+    /// progress UI reaches 100 % in tests too, and a send that fails reports nothing sent.
+    @Test("a send over a session reports its body's upload once, whole, when the answer comes")
+    func uploadProgress() async throws {
+        let session = MockSession()
+        let network = makeNetwork(session: session)
+        let reports = LockedReports()
+        session.stub(.method(.post), with: MockResponse(json: book))
+        _ = try await network.send(
+            CreateBookRequest(title: "Dune"), progress: TransferProgressHandler { reports.append($0) })
+        let uploads = reports.all.filter { $0.direction == .upload }
+        // The JSON body, {"title":"Dune"}, whole.
+        #expect(uploads.map(\.completedByteCount) == [16])
+        #expect(uploads.first?.expectedByteCount == 16)
+
+        let failing = MockSession()
+        failing.stub(.method(.post), with: .failure(.networkConnectionLost))
+        let failed = LockedReports()
+        _ = try? await makeNetwork(session: failing).send(
+            CreateBookRequest(title: "Dune"), progress: TransferProgressHandler { failed.append($0) })
+        #expect(failed.all.filter { $0.direction == .upload }.isEmpty)
+    }
+
     @Test("a stub's delay holds its answer back")
     func delay() async throws {
         let session = MockSession()
@@ -127,4 +152,15 @@ struct MockResponseTests {
         _ = try await makeNetwork(session: session).send(GetBookRequest(id: 1))
         #expect(ContinuousClock.now - start >= .milliseconds(200))
     }
+}
+
+/// Progress reports as they came, from any thread.
+private final class LockedReports: Sendable {
+    private let reports = Mutex<[TransferProgress]>([])
+
+    func append(_ report: TransferProgress) {
+        reports.withLock { $0.append(report) }
+    }
+
+    var all: [TransferProgress] { reports.withLock { $0 } }
 }

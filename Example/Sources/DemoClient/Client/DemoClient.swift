@@ -38,12 +38,16 @@ public final class DemoClient: Sendable {
     ///     ``StageTracer``; `nil` adds no tracer.
     ///   - configure: Changes the configuration before the network is built, for example a
     ///     concurrency limit, a response size limit, or no retry policy.
+    ///   - session: What the network sends through instead of the library's default transport:
+    ///     a `MockSession` from `ECNetworkingTesting`, such as one replaying a recorded HAR file,
+    ///     so the whole client (actions, login, retries, decoding) runs with no server.
     public init(
         baseURL: URL,
         credentials: Credentials = .demo,
         logSink: LogSink = .standardOutput,
         stageObserver: (@Sendable (StageEvent) -> Void)? = nil,
-        configure: (inout NetworkConfiguration) -> Void = { _ in }
+        configure: (inout NetworkConfiguration) -> Void = { _ in },
+        session: (any Session)? = nil
     ) {
         var configuration = NetworkConfiguration(baseURL: baseURL, logging: true)
         configuration.logSink = logSink
@@ -53,7 +57,9 @@ public final class DemoClient: Sendable {
             maximumAttempts: 3, baseDelay: .milliseconds(200), maximumDelay: .seconds(10))
         configure(&configuration)
 
-        let network = URLSessionNetwork(configuration: configuration)
+        let network =
+            session.map { URLSessionNetwork(configuration: configuration, session: $0) }
+            ?? URLSessionNetwork(configuration: configuration)
         // First, so that its will-begin line shows a request before it waits for a login.
         if let stageObserver {
             network.add(action: StageTracer(stageObserver))

@@ -1,4 +1,23 @@
+import ECNetworking
 import Foundation
+
+extension HTTPArchive {
+    /// Where the HAR file `data` breaks HAR 1.2 as browsers' network panels read it, one line per
+    /// violation (a JSON path and what is wrong there); empty when it follows it.
+    ///
+    /// It checks every object and field the HTTP Archive specification marks as required, with
+    /// its type, the version (`1.2`), dates in ISO 8601 and timings that are not negative: what a
+    /// browser needs to open the file. Check a recording before you commit it as a fixture:
+    ///
+    /// ```swift
+    /// let violations = HTTPArchive.schemaViolations(in: try Data(contentsOf: recording))
+    /// #expect(violations.isEmpty, "\(violations)")
+    /// ```
+    public static func schemaViolations(in data: Data) -> [String] {
+        guard let json = try? JSONSerialization.jsonObject(with: data) else { return ["$: not JSON"] }
+        return HARSchema.violations(of: json)
+    }
+}
 
 /// HAR 1.2's rules (the HTTP Archive specification, as browsers' developer tools export it) as a
 /// JSON Schema, and a checker for the part of JSON Schema it uses: `type`, `required`,
