@@ -138,7 +138,7 @@ final class BodyRelay: DeadlineTarget, Sendable {
     func push(to receiver: @escaping ChunkReceiver) async throws -> Bool {
         if Task.isCancelled { stop(with: NetworkError.cancelled) }
         let source = state.withLock { state -> ByteStream? in
-            guard !state.hasStarted, state.ending == nil, state.source?.isPushable == true else { return nil }
+            guard Self.isPushable(state) else { return nil }
             state.hasStarted = true
             state.lastActivity = ContinuousClock.now
             return state.source.take()
@@ -156,6 +156,15 @@ final class BodyRelay: DeadlineTarget, Sendable {
     /// chunks already taken (a line reader's buffered lines) ends with it too.
     var stopError: (any Error)? {
         state.withLock { $0.stopError }
+    }
+
+    /// Whether ``push(to:)`` would push: the body is not being read, and its transport can push.
+    var isPushable: Bool {
+        state.withLock { Self.isPushable($0) }
+    }
+
+    private static func isPushable(_ state: State) -> Bool {
+        !state.hasStarted && state.ending == nil && state.source?.isPushable == true
     }
 
     /// Ends the relay with `error` unless it has ended: its reading task is cancelled, so the
@@ -210,12 +219,18 @@ final class BodyRelay: DeadlineTarget, Sendable {
     /// Pushes `source` to `receiver` to its end or the relay's (see ``push(to:)``).
     private func push(_ source: ByteStream, to receiver: @escaping ChunkReceiver) async {
         do {
-            _ = try await source.push { chunk in
+            let isPushed = try await source.push { chunk in
+                // The relay ended (its idle timeout, a cancellation): the transfer stops too, and
+                // the chunk goes nowhere.
+                guard self.state.withLock({ $0.ending == nil }) else { throw CancellationError() }
                 try receiver(chunk)
                 let arrival = self.state.withLock { Self.noteArrival(of: chunk, at: ContinuousClock.now, in: &$0) }
-                // The relay ended (its idle timeout, a cancellation): the transfer stops too.
                 guard let arrival else { throw CancellationError() }
                 arrival.tell(chunk)
+            }
+            guard isPushed else {
+                // Checked before the relay started: only a stream read elsewhere meanwhile.
+                throw NetworkError.invalidRequest(reason: "a byte stream can be read only once")
             }
             end(with: .success(()))
         } catch {

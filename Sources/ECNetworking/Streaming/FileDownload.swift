@@ -224,17 +224,30 @@ struct FileDownload: Sendable {
     private func write(_ stream: ResponseStream, to file: DownloadFile, counting byteCount: inout Int64) async throws {
         // Where the transport can, each chunk is written where it arrives (see
         // `ByteStream.push(to:)`): no hop per chunk, and the disk sets the transfer's pace.
-        let written = LockedState<Int64>(0)
+        // The gate is closed before the count is read: a chunk the transport was still handing
+        // over when the body ended (a timeout, a cancellation) finds it closed and is not
+        // written, so the file holds exactly the bytes counted, and a resumption in this process
+        // goes on from its end.
+        let gate = LockedState<(written: Int64, isClosed: Bool)>((0, false))
+        let closeGate = {
+            gate.withLock { gate -> Int64 in
+                gate.isClosed = true
+                return gate.written
+            }
+        }
         do {
             let isPushed = try await stream.push { chunk in
-                try file.writeNow(chunk)
-                written.withLock { $0 += Int64(chunk.count) }
+                try gate.withLock { gate in
+                    guard !gate.isClosed else { throw NetworkError.cancelled }
+                    try file.writeNow(chunk)
+                    gate.written += Int64(chunk.count)
+                }
             }
-            byteCount += written.withLock { $0 }
+            byteCount += closeGate()
             if isPushed { return }
         } catch {
             // Every byte counted is in the file: what arrived before a break is kept whole.
-            byteCount += written.withLock { $0 }
+            byteCount += closeGate()
             throw error
         }
         var batch = Data()

@@ -61,21 +61,29 @@ public struct ResponseStream: AsyncSequence, Sendable {
     /// at its end; `false`, reading nothing, when the transport cannot push (see
     /// ``BodyRelay/push(to:)``) and the body is to be read instead.
     func push(to receiver: @escaping ChunkReceiver) async throws -> Bool {
-        guard try await body.relay.push(to: receiver) else { return false }
-        _ = body.take()
+        // Taken first, so no iterator reads it meanwhile; only when it can be pushed, so that
+        // otherwise it is left to be read.
+        guard body.relay.isPushable, body.take() != nil else { return false }
+        if try await body.relay.push(to: receiver) { return true }
+        // Stopped between the check and the push: its end, as a reader would meet it.
+        _ = try await body.relay.next()
         return true
     }
 
     /// The body's lines, as text; see ``ResponseLines``. Cancelling the stream (``cancel()``) or
-    /// the task reading it ends the lines at once with ``NetworkError/cancelled``, lines already
-    /// buffered from a chunk that held several included.
+    /// the task reading it, or the network's `cancelAll()`, ends the lines at once with
+    /// ``NetworkError/cancelled``, lines already buffered from a chunk that held several
+    /// included. An idle timeout or a broken connection ends them after the lines that came.
     public var lines: ResponseLines<ResponseStream> {
         // Lines already buffered from a chunk end with the stream too: cancelled (by `cancel()`
         // or the reading task), timed out or invalidated, the next line is the error, never a
         // line that came before it.
         ResponseLines(self, maximumLength: ResponseLines<ResponseStream>.defaultMaximumLength) { [body] in
-            if Task.isCancelled { body.relay.stop(with: NetworkError.cancelled) }
-            return body.relay.stopError
+            guard !Task.isCancelled else {
+                body.relay.stop(with: NetworkError.cancelled)
+                return NetworkError.cancelled
+            }
+            return body.cancellation
         }
     }
 
@@ -112,7 +120,7 @@ public struct ResponseStream: AsyncSequence, Sendable {
 
     /// Ends the transfer now; a reader waiting for a chunk gets ``NetworkError/cancelled``.
     public func cancel() {
-        body.relay.stop(with: NetworkError.cancelled)
+        body.cancel()
     }
 
     /// Ends the transfer now with `error`, which a reader waiting for a chunk gets.
@@ -143,6 +151,7 @@ public struct ResponseStream: AsyncSequence, Sendable {
 final class StreamedBody: Sendable {
     let relay: BodyRelay
     private let isTaken = LockedState(false)
+    private let isCancelled = LockedState(false)
 
     init(_ relay: BodyRelay) {
         self.relay = relay
@@ -154,6 +163,21 @@ final class StreamedBody: Sendable {
             defer { isTaken = true }
             return isTaken ? nil : self
         }
+    }
+
+    /// Ends the transfer, and remembers that it was cancelled even when the body had ended.
+    func cancel() {
+        isCancelled.withLock { $0 = true }
+        relay.stop(with: NetworkError.cancelled)
+    }
+
+    /// The cancellation that ends a reader of what was already read (a line reader's buffered
+    /// lines): ``cancel()``, or a stop from outside that cancelled (`cancelAll`, the reading
+    /// task); `nil` otherwise. An idle timeout or a broken connection leaves those lines to read.
+    var cancellation: (any Error)? {
+        if isCancelled.withLock({ $0 }) { return NetworkError.cancelled }
+        guard let error = relay.stopError, (error as? NetworkError)?.isCancellation == true else { return nil }
+        return error
     }
 
     deinit {

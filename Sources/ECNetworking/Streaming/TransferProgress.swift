@@ -56,8 +56,10 @@ public struct TransferProgress: Sendable, Hashable {
 /// ```
 ///
 /// Reports come from the transport's threads, in order for each direction; the closure must be
-/// quick and must not block. Upload progress comes from the transports the package ships (from a
-/// ``Session`` passed in, only the download's); download progress comes from every transport.
+/// quick and must not block (over `URLSessionTransport` a download's reports come from
+/// FoundationNetworking's own thread, which every transfer of the process shares). Upload
+/// progress comes from the transports the package ships as the bytes go, and from a ``Session``
+/// passed in once, whole, when it answers; download progress comes from every transport.
 ///
 /// The figure belongs to the send, not to one attempt, and never goes back: a retry, a token
 /// refresh or a redirect that sends the request body again is reported only once its bytes pass

@@ -76,9 +76,10 @@ extension MockSession {
         // bytes of a whole body; the recorded value for a body cut short, unless it counted
         // compressed bytes. Progress and a resume's expected length read it.
         if let recordedLength {
-            if isWhole {
+            // A HEAD's answer has no body, and its length is that of the body a GET would get.
+            if isWhole, entry.request.method != "HEAD" {
                 headers["Content-Length"] = String(body.count)
-            } else if !isEncoded {
+            } else if !isEncoded || entry.request.method == "HEAD" {
                 headers["Content-Length"] = recordedLength
             }
         }

@@ -200,6 +200,41 @@ struct ResponseStreamTests {
             let error = await networkError { _ = try await lines.next() }
             #expect(error?.isCancellation == true, "got \(String(describing: error))")
         }
+        // A whole body whose end has been read already: cancel() ends its buffered lines too.
+        let whole = try LoopbackHTTPServer { _ in .response(status: 200, body: Data("one\ntwo\nthree\n".utf8)) }
+        defer { whole.stop() }
+        try await kind.withNetwork(baseURL: whole.baseURL) { network in
+            let stream = try await network.stream(request("lines", on: whole))
+            var lines = stream.lines.makeAsyncIterator()
+            #expect(try await lines.next() == "one")
+            stream.cancel()
+            let error = await networkError { _ = try await lines.next() }
+            #expect(error?.isCancellation == true, "got \(String(describing: error))")
+        }
+    }
+
+    /// The idle timeout measures the server's silence; lines that came before it are the
+    /// reader's to read, and only then does the timeout end the stream.
+    @Test("an idle timeout ends a stream's lines after those that came", arguments: TransportKind.allCases)
+    func idleTimeoutKeepsBufferedLines(_ kind: TransportKind) async throws {
+        let server = try LoopbackHTTPServer { _ in
+            .stall(declaredLength: 1_000, prefix: Data("one\ntwo\nthree\n".utf8))
+        }
+        defer { server.stop() }
+        try await kind.withNetwork(baseURL: server.baseURL, configure: { $0.streamIdleTimeout = .milliseconds(200) }) {
+            network in
+            let stream = try await network.stream(request("lines", on: server))
+            var lines = stream.lines.makeAsyncIterator()
+            #expect(try await lines.next() == "one")
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(try await lines.next() == "two")
+            #expect(try await lines.next() == "three")
+            let error = await networkError { _ = try await lines.next() }
+            guard case .timedOut? = error else {
+                Issue.record("expected timedOut, got \(String(describing: error))")
+                return
+            }
+        }
     }
 
     @Test(

@@ -80,8 +80,6 @@ final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
         switch exchange.receive(data) {
         case .none:
             break
-        case .suspend:
-            control { dataTask.suspend() }
         case .overLimit, .failed:
             // Content-Length is not trusted (on Linux it keeps the compressed size of a decoded
             // body), so this is the only place the limit is enforced; stopping here frees the

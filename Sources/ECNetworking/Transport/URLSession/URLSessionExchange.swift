@@ -14,7 +14,8 @@ import Foundation
 /// threads (two on a 2-core machine), stalling every task of the process.
 ///
 /// Backpressure: when the reader falls more than ``highWaterMark`` bytes behind, the data task is
-/// suspended, and it is resumed once the reader has drained the buffer to ``lowWaterMark``.
+/// suspended, and it is resumed once the reader has drained the buffer to ``lowWaterMark`` (or a
+/// download's receiver takes over).
 /// Suspending, resuming and cancelling the task go to the same control queue, in the order they
 /// were decided, because the session's delegate calls come from its own queue, which those task
 /// methods wait for (see ``TransportDelegate``).
@@ -222,23 +223,20 @@ final class URLSessionExchange: SessionTask {
     fileprivate func nextChunk() async throws -> Data? {
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
-                let (result, suspended) = state.withLock {
-                    state -> (Result<Data?, any Error>?, URLSessionDataTask?) in
+                let result = state.withLock { state -> Result<Data?, any Error>? in
                     if state.hasPendingChunk {
                         let chunk = state.takePending()
-                        let resumes = state.isSuspended && state.chunks.byteCount <= Self.lowWaterMark
-                        if resumes { state.isSuspended = false }
-                        return (chunk.map { $0 }, resumes ? state.task : nil)
+                        if state.isSuspended && state.chunks.byteCount <= Self.lowWaterMark { resumeTask(in: &state) }
+                        return chunk.map { $0 }
                     }
                     switch state.ending {
-                    case .success?: return (.success(nil), nil)
-                    case .failure(let error)?: return (.failure(error), nil)
+                    case .success?: return .success(nil)
+                    case .failure(let error)?: return .failure(error)
                     case nil:
                         state.reader = continuation
-                        return (nil, nil)
+                        return nil
                     }
                 }
-                if let suspended { delegate.control { suspended.resume() } }
                 if let result { continuation.resume(with: result) }
             }
         } onCancel: {
@@ -256,22 +254,37 @@ final class URLSessionExchange: SessionTask {
     fileprivate func push(to receiver: @escaping ChunkReceiver) async throws {
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
-                let (hasEnded, suspended) = state.withLock { state -> (Bool, URLSessionDataTask?) in
+                let hasEnded = state.withLock { state -> Bool in
                     state.pushWaiter = continuation
-                    guard state.ending == nil else { return (true, nil) }
+                    guard state.ending == nil else { return true }
                     state.receiver = receiver
                     // A transfer paused for a reader that fell behind goes on: the receiver takes
                     // the backlog with the next chunk.
-                    guard state.isSuspended else { return (false, nil) }
-                    state.isSuspended = false
-                    return (false, state.task)
+                    if state.isSuspended { resumeTask(in: &state) }
+                    return false
                 }
-                if let suspended { delegate.control { suspended.resume() } }
                 if hasEnded { DispatchQueue.global().async { self.finishPush(to: receiver) } }
             }
         } onCancel: {
             stop(with: NetworkError.cancelled)
         }
+    }
+
+    /// Pauses the transfer for a reader that fell behind (Apple platforms; see the type's comment).
+    /// Queued on the control queue under the state's lock, as ``resumeTask(in:)`` is, so the two
+    /// reach the task in the order they were decided: queued after the lock, a pause decided just
+    /// before a resume could run after it and hold the transfer for good.
+    private func suspendTask(in state: inout State) {
+        state.isSuspended = true
+        guard let task = state.task else { return }
+        delegate.control { task.suspend() }
+    }
+
+    /// Lets a paused transfer go on; see ``suspendTask(in:)``.
+    private func resumeTask(in state: inout State) {
+        state.isSuspended = false
+        guard let task = state.task else { return }
+        delegate.control { task.resume() }
     }
 
     /// The chunks kept before a push's receiver took over, oldest first: in memory, then in the
@@ -340,8 +353,6 @@ final class URLSessionExchange: SessionTask {
     /// What the delegate must do after a chunk.
     enum ChunkDecision {
         case none
-        /// The reader fell behind: suspend the task.
-        case suspend
         /// The chunk crossed the limit: the exchange has ended; forget and cancel the task.
         case overLimit
         /// The chunk could not be kept: the reader is behind and the spill file could not take it
@@ -395,8 +406,8 @@ final class URLSessionExchange: SessionTask {
                 state.spill = SpillFile(spillSettings)
                 return (state.spill == nil ? .failed(Self.spillError) : .none, nil)
             }
-            state.isSuspended = true
-            return (.suspend, nil)
+            suspendTask(in: &state)
+            return (.none, nil)
         }
         switch (handoff, decision) {
         case (.reader(let reader)?, _):
