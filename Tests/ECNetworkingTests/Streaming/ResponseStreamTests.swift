@@ -183,28 +183,24 @@ struct ResponseStreamTests {
         }
     }
 
-    /// Three lines in one chunk, then silence: the line reader holds two of them when the stream
-    /// is cancelled, and must not hand them over after the cancellation.
+    /// "one", "two" and "three" in one chunk, then silence (a body that goes on), or the body's end.
+    private static func threeLines(thenEnding ends: Bool = false) throws -> LoopbackHTTPServer {
+        let lines = Data("one\ntwo\nthree\n".utf8)
+        return try LoopbackHTTPServer { _ in
+            ends ? .response(status: 200, body: lines) : .stall(declaredLength: 1_000, prefix: lines)
+        }
+    }
+
+    /// Three lines in one chunk: the line reader holds two of them when the stream is cancelled,
+    /// and must not hand them over after the cancellation, whether the body goes on or has ended.
     @Test(
         "cancel() ends a stream's lines at once, lines buffered from one chunk included",
-        arguments: TransportKind.allCases)
-    func cancelEndsBufferedLines(_ kind: TransportKind) async throws {
-        let server = try LoopbackHTTPServer { _ in .stall(declaredLength: 1_000, prefix: Data("one\ntwo\nthree\n".utf8))
-        }
+        arguments: TransportKind.allCases, [false, true])
+    func cancelEndsBufferedLines(_ kind: TransportKind, bodyHasEnded: Bool) async throws {
+        let server = try Self.threeLines(thenEnding: bodyHasEnded)
         defer { server.stop() }
         try await kind.withNetwork(baseURL: server.baseURL) { network in
             let stream = try await network.stream(request("lines", on: server))
-            var lines = stream.lines.makeAsyncIterator()
-            #expect(try await lines.next() == "one")
-            stream.cancel()
-            let error = await networkError { _ = try await lines.next() }
-            #expect(error?.isCancellation == true, "got \(String(describing: error))")
-        }
-        // A whole body whose end has been read already: cancel() ends its buffered lines too.
-        let whole = try LoopbackHTTPServer { _ in .response(status: 200, body: Data("one\ntwo\nthree\n".utf8)) }
-        defer { whole.stop() }
-        try await kind.withNetwork(baseURL: whole.baseURL) { network in
-            let stream = try await network.stream(request("lines", on: whole))
             var lines = stream.lines.makeAsyncIterator()
             #expect(try await lines.next() == "one")
             stream.cancel()
@@ -217,9 +213,7 @@ struct ResponseStreamTests {
     /// reader's to read, and only then does the timeout end the stream.
     @Test("an idle timeout ends a stream's lines after those that came", arguments: TransportKind.allCases)
     func idleTimeoutKeepsBufferedLines(_ kind: TransportKind) async throws {
-        let server = try LoopbackHTTPServer { _ in
-            .stall(declaredLength: 1_000, prefix: Data("one\ntwo\nthree\n".utf8))
-        }
+        let server = try Self.threeLines()
         defer { server.stop() }
         try await kind.withNetwork(baseURL: server.baseURL, configure: { $0.streamIdleTimeout = .milliseconds(200) }) {
             network in
@@ -241,8 +235,7 @@ struct ResponseStreamTests {
         "cancelling the task that reads a stream's lines ends them, buffered ones included",
         arguments: TransportKind.allCases)
     func cancelledTaskEndsBufferedLines(_ kind: TransportKind) async throws {
-        let server = try LoopbackHTTPServer { _ in .stall(declaredLength: 1_000, prefix: Data("one\ntwo\nthree\n".utf8))
-        }
+        let server = try Self.threeLines()
         defer { server.stop() }
         try await kind.withNetwork(baseURL: server.baseURL) { network in
             let stream = try await network.stream(request("lines", on: server))
