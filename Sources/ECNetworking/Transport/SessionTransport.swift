@@ -98,8 +98,8 @@ final class SessionTransport: GatheringTransport {
         /// The report for `request`, sent as `urlRequest`; `nil` without a handler, a body, or a
         /// length that the request or the session's request knows.
         init?(_ request: borrowing TransportRequest, urlRequest: URLRequest) {
-            guard let handler = request.uploadProgress,
-                let length = request.body?.length ?? (request.body == nil ? nil : urlRequest.httpBody?.count)
+            guard let handler = request.uploadProgress, let body = request.body,
+                let length = body.length ?? urlRequest.httpBody?.count
             else { return nil }
             self.handler = handler
             self.length = Int64(length)
