@@ -170,7 +170,7 @@ struct ReadmeActionsTests {
         await #expect(throws: NetworkError.self) { try await task.value }
         #expect(avatar == Data([7]))
         #expect(response.headers["etag"] == "\"v1\"")
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + promptBound
         while outcome.all.isEmpty && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(1)) }
         #expect(outcome.all.count == 1)
         #expect(outcome.all.first?.contains("cancelled") == true, "\(outcome.all)")

@@ -86,7 +86,7 @@ struct ReadmeGettingStartedTests {
                 "POST /login -", "GET /users?online=true Bearer token-2",
             ])
         // The authenticator holds the network weakly, so nothing keeps it alive once the sends end.
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + promptBound
         while released != nil && ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
         #expect(released == nil)
     }

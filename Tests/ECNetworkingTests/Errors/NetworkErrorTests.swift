@@ -1,6 +1,7 @@
 import ECNetworking
 import ECNetworkingTesting
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -120,14 +121,9 @@ struct NetworkErrorTests {
 
     @Test("Cancelling the sending task ends the send with a cancellation")
     func taskCancellation() async throws {
-        let (network, session) = makeStubbedNetwork(answering: MockResponse(statusCode: 200, delay: .seconds(30)))
+        let (network, session) = makeStubbedNetwork(answering: MockResponse(statusCode: 200, delay: longDelay))
         let task = Task { try await network.send(CreateUser(name: "Ada")) }
-        let clock = ContinuousClock()
-        let deadline = clock.now + .seconds(10)
-        while session.recordedRequests.isEmpty && clock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
-        try #require(session.recordedRequests.count == 1)
+        try await waitUntil { session.recordedRequests.count == 1 }
         task.cancel()
 
         let result = await task.result

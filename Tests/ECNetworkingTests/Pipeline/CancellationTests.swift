@@ -62,7 +62,7 @@ struct CancellationTests {
             action: Completed { _, response in
                 completing.increment()
                 // Holds the send, without waking on cancellation, until the test has cancelled it.
-                let deadline = ContinuousClock.now + .seconds(5)
+                let deadline = ContinuousClock.now + longDelay
                 while !Task.isCancelled && ContinuousClock.now < deadline { usleep(1_000) }
                 return .proceed(response)
             })
@@ -176,7 +176,7 @@ private struct SlowlyDecoded: Request {
 
     func response(from response: NetworkResponse, with decoder: JSONDecoder) throws -> Int {
         started.increment()
-        let deadline = ContinuousClock.now + .seconds(5)
+        let deadline = ContinuousClock.now + longDelay
         while !Task.isCancelled && ContinuousClock.now < deadline { usleep(1_000) }
         return 1
     }
