@@ -19,9 +19,9 @@ struct CoalescingKey: Hashable, Sendable {
     private let fieldsHash: Int
 
     /// The key of a request as it goes on the wire, or `nil` when it must not be coalesced: only
-    /// GETs are, since sharing one answer is only safe for a read.
-    init?(_ wire: borrowing WireRequest, isEnabled: Bool) {
-        guard isEnabled, wire.request.method == .get, wire.request.customProperties[AllowsCoalescing.self],
+    /// GETs are, since sharing one answer is only safe for a read. Asked only with coalescing on.
+    init?(_ wire: borrowing WireRequest) {
+        guard wire.request.method == .get, wire.request.customProperties[AllowsCoalescing.self],
             wire.pendingMultipart == nil
         else {
             return nil

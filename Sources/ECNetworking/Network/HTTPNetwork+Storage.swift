@@ -42,7 +42,7 @@ extension HTTPNetwork {
         noteIfBypassingStorage(built)
         return try await built.answer(
             policy: policy, maximumAge: request.maximumStorageAge, storage: storage,
-            decode: { try decode(request, from: $0) },
+            decode: { try request.decodedResponse(from: $0, configuration: self.configuration) },
             logStored: { value, reason in
                 runner.reportStoredAnswer(built.request, age: value.age, reason: reason)
             },
@@ -78,7 +78,7 @@ extension HTTPNetwork {
                 return built
             },
             storage: storage,
-            decode: { try self.decode(request, from: $0) },
+            decode: { try request.decodedResponse(from: $0, configuration: self.configuration) },
             logStored: { [runner] request, value, reason in
                 runner.reportStoredAnswer(request, age: value.age, reason: reason)
             },
@@ -95,7 +95,9 @@ extension HTTPNetwork {
         -> StoredValue<R.Response>?
     {
         let built = try await buildStorableRequest(request)
-        return await built.storedValue(in: storage) { try decode(request, from: $0) }
+        return await built.storedValue(in: storage) {
+            try request.decodedResponse(from: $0, configuration: self.configuration)
+        }
     }
 
     private func buildStorableRequest<R: StorableRequest>(_ request: R) async throws -> StorableNetworkRequest {
@@ -118,7 +120,7 @@ extension HTTPNetwork {
     ) async throws -> StoredValue<R.Response> {
         if let stored, stored.hasValidators {
             // The validators go on after the will-begin actions, and only if the request is still
-            // this partition's (see `applyPendingRevalidation`).
+            // this partition's (see `PendingRevalidation.apply(to:)`).
             var conditional = built.request
             conditional.customProperties[PendingRevalidation.Key.self] = PendingRevalidation(
                 stored: stored, defaultAcceptableStatusCodes: configuration.acceptableStatusCodes,
@@ -153,9 +155,10 @@ extension HTTPNetwork {
         storage: any ResponseStore,
         priority: RequestPriority
     ) async throws -> StoredValue<R.Response>? {
-        try await runner.reportingMetrics(of: networkRequest) { context in
-            let response = try await perform(
-                networkRequest, requestType: ObjectIdentifier(R.self), priority: priority, context: &context)
+        try await runner.send(
+            networkRequest, registeredIn: activeSends, as: ObjectIdentifier(R.self), priority: priority,
+            through: { NetworkTransportStep(network: self) }
+        ) { response, context in
             let decodingStart = SendClock.now
             let sent = response.request ?? networkRequest
             let value: R.Response
@@ -164,14 +167,17 @@ extension HTTPNetwork {
                 // Another identity's 304 says nothing about the body this partition stored.
                 guard built.keepsIdentity(sent) else { return nil }
                 let refreshed = stored.refreshed(by: response)
-                guard let decoded = try? decode(request, from: refreshed.networkResponse(for: sent)) else {
+                guard
+                    let decoded = try? request.decodedResponse(
+                        from: refreshed.networkResponse(for: sent), configuration: configuration)
+                else {
                     if let key = built.key { await storage.removeResponse(for: key) }
                     return nil
                 }
                 value = decoded
                 entry = refreshed
             } else {
-                value = try decode(request, from: response)
+                value = try request.decodedResponse(from: response, configuration: configuration)
                 entry = response.isSuccessful ? StoredResponse(response) : nil
             }
             context.timings.decoding = context.elapsed(since: decodingStart)

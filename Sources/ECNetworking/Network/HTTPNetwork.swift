@@ -137,24 +137,16 @@ public final class HTTPNetwork: Network, ActiveSendTracking {
     @inline(never) nonisolated(nonsending) private func send<R: Request>(
         _ request: R, priority: RequestPriority, reading: BodyReading?
     ) async throws -> R.Response {
-        let networkRequest = try buildRequest(request)
-        return try await runner.reportingMetrics(of: networkRequest) { context in
-            context.bodyReading = reading
-            let response = try await perform(
-                networkRequest, requestType: ObjectIdentifier(R.self), priority: priority, context: &context)
-            // Without response actions, decoding starts from the reading that ended the transport.
-            let decodingStart = context.transportEnd == nil ? SendClock.now : nil
-            let value = try decode(request, from: response)
-            try context.endDecoding(startedAt: decodingStart)
-            return value
+        try await runner.send(request, registeredIn: activeSends, priority: priority, reading: reading) {
+            NetworkTransportStep(network: self)
         }
     }
 
     /// Sends a raw request and returns the validated response, without decoding.
     public func send(_ request: NetworkRequest, priority: RequestPriority) async throws -> NetworkResponse {
-        try await runner.reportingMetrics(of: request) { context in
-            try await perform(request, requestType: nil, priority: priority, context: &context)
-        }
+        try await runner.send(
+            request, registeredIn: activeSends, as: nil, priority: priority,
+            through: { NetworkTransportStep(network: self) }, finishing: { response, _ in response })
     }
 
     /// Cancels every send in progress; each ends with ``NetworkError/cancelled``. Only the sends

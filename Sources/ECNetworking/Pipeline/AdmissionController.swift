@@ -77,6 +77,8 @@ final class AdmissionController: Sendable {
     /// - Throws: ``NetworkError/cancelled`` when the task is cancelled while waiting;
     ///   ``NetworkError/invalidRequest(reason:)`` when the limit is below 1.
     func acquire(priority: RequestPriority) async throws {
+        // Authentication lets a login sent from inside a refresh leave the queue first.
+        let priority = RefreshMarker.priority(for: priority)
         guard limit > 0 else {
             throw NetworkError.invalidRequest(
                 reason:

@@ -54,21 +54,73 @@ package struct StageRunner: Sendable {
         self.observers = observers
     }
 
-    /// Runs the attempts of a send of `request` (``run(_:priority:through:context:)``) as every
-    /// network of the package does, inside ``reportingMetrics(of:_:)``: registered in `registry` as
+    /// Runs one whole send of the typed `request`, as every network of the package does: builds it
+    /// (``Request/networkRequest(baseURL:)``), then runs it as ``send(_:registeredIn:as:priority:reading:through:finishing:)``
+    /// does and decodes the validated response
+    /// (``Request/decodedResponse(from:configuration:)``). A build that throws ends the send before
+    /// anything is reported.
+    // Inlined into each typed send, as the untyped form is: the decoding is a synchronous step of
+    // the same frame.
+    @inline(__always) nonisolated(nonsending) package func send<R: Request, Transport: AttemptTransport>(
+        _ request: R,
+        registeredIn registry: ActiveSendRegistry,
+        priority: RequestPriority,
+        reading: BodyReading? = nil,
+        through makeTransport: () -> Transport
+    ) async throws -> R.Response {
+        let built = try request.networkRequest(baseURL: configuration.baseURL)
+        return try await send(
+            built, registeredIn: registry, as: ObjectIdentifier(R.self), priority: priority, reading: reading,
+            through: makeTransport
+        ) { response, context in
+            // Without response actions, decoding starts from the reading that ended the transport.
+            let decodingStart = context.transportEnd == nil ? SendClock.now : nil
+            let value = try request.decodedResponse(from: response, configuration: configuration)
+            try context.endDecoding(startedAt: decodingStart)
+            return value
+        }
+    }
+
+    /// Runs one whole send of `request`, in order: notes it for the metrics hook, the failure
+    /// actions and the observers (``reportingMetrics(of:_:)``), registers it and runs its attempts
+    /// (``run(_:registeredIn:as:priority:through:context:)``), hands the validated response to
+    /// `finish` (decoding, a stream's head, storage), and reports the send's one end: at once, or
+    /// when a body `finish` leaves streaming ends. `reading` says how a send that reads its body
+    /// itself reads it.
+    ///
+    /// Every send of every network of the package, the test double's included, goes through here
+    /// and does nothing around it.
+    // Inlined into each send and run on the caller's executor: the stages, the transport step and
+    // `finish` share the sending task's frame and its `inout` context.
+    @inline(__always) nonisolated(nonsending) package func send<Transport: AttemptTransport, Value>(
+        _ request: NetworkRequest,
+        registeredIn registry: ActiveSendRegistry,
+        as requestType: ObjectIdentifier?,
+        priority: RequestPriority,
+        reading: BodyReading? = nil,
+        through makeTransport: () -> Transport,
+        finishing finish: nonisolated(nonsending) (NetworkResponse, inout SendContext) async throws -> Value
+    ) async throws -> Value {
+        try await reportingMetrics(of: request) { context in
+            context.bodyReading = reading
+            let response = try await run(
+                request, registeredIn: registry, as: requestType, priority: priority, through: makeTransport,
+                context: &context)
+            return try await finish(response, &context)
+        }
+    }
+
+    /// Runs the attempts of a send of `request` (``run(_:priority:through:context:)``) for
+    /// ``send(_:registeredIn:as:priority:reading:through:finishing:)``: registered in `registry` as
     /// a send of `requestType`, so that `cancelAll` and invalidation reach it without cancelling
     /// the caller (refused with ``NetworkError/invalidated`` once `registry` is closed), with the
     /// transport step `makeTransport` makes once the send is registered. Every form of
     /// cancellation reaches the caller and the observers as one error,
     /// ``NetworkError/cancelled``, however it surfaced.
-    ///
-    /// `HTTPNetwork` and the test doubles call it and keep no registration or cancellation code
-    /// of their own, so a send is registered, cancelled and reported the same way whatever network
-    /// carries it.
     // Inlined into each send and run on the caller's executor, as `run` is: no async frame of its
     // own, and the `inout` context passes without an executor switch. `makeTransport` is
     // synchronous, so it adds no async frame either.
-    @inline(__always) nonisolated(nonsending) package func run<Transport: AttemptTransport>(
+    @inline(__always) nonisolated(nonsending) private func run<Transport: AttemptTransport>(
         _ request: NetworkRequest,
         registeredIn registry: ActiveSendRegistry,
         as requestType: ObjectIdentifier?,
@@ -95,7 +147,7 @@ package struct StageRunner: Sendable {
     /// that returns its head with the body still arriving is reported when the body ends.
     // Inlined into each send (one async frame fewer) and run on the caller's executor, as `body`
     // is, so `body` and the `inout` context it takes need no executor switch.
-    @inline(__always) nonisolated(nonsending) package func reportingMetrics<Value>(
+    @inline(__always) nonisolated(nonsending) private func reportingMetrics<Value>(
         of request: NetworkRequest,
         _ body: nonisolated(nonsending) (inout SendContext) async throws -> Value
     ) async throws -> Value {
@@ -225,7 +277,7 @@ package struct StageRunner: Sendable {
     /// an action, ``NetworkError/retriesExhausted(attempts:lastError:)`` for the policy.
     // Inlined into the send (one async frame fewer) and run on the caller's executor, so the
     // `inout` context is used in place, without an executor switch.
-    @inline(__always) nonisolated(nonsending) package func run<Transport: AttemptTransport>(
+    @inline(__always) nonisolated(nonsending) private func run<Transport: AttemptTransport>(
         _ request: NetworkRequest,
         priority: RequestPriority,
         through transport: Transport,
@@ -354,7 +406,9 @@ package struct StageRunner: Sendable {
             context.timings.willBegin = context.elapsed(since: willBeginStart)
         }
         // A storage send's validators go on only now that the actions have said whose request it is.
-        prepared.applyPendingRevalidation()
+        if let revalidation = prepared.customProperties[PendingRevalidation.Key.self] {
+            revalidation.apply(to: &prepared)
+        }
         for observation in context.observations {
             observation.attemptWillSend(&prepared)
         }

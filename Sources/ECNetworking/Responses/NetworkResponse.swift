@@ -52,6 +52,12 @@ public struct NetworkResponse: Sendable {
         get { storage.value.unreadBody }
         _modify { yield &storage.unique.value.unreadBody }
     }
+    /// The body as the transport left it behind a head it returned early, before a relay owns it
+    /// (see `NetworkTransportStep.receive`); `nil` once taken, and for every other response.
+    var bodyOnTheWire: ByteStream? {
+        get { storage.value.bodyOnTheWire }
+        _modify { yield &storage.unique.value.bodyOnTheWire }
+    }
 
     /// The body; another name for ``body``, kept for code written against ECNetworking 2.x's
     /// `NetworkResponse.data`.
@@ -70,7 +76,7 @@ public struct NetworkResponse: Sendable {
         storage = CopyOnWrite(
             Fields(
                 statusCode: statusCode, headers: headers, body: body, url: url, httpURLResponse: httpURLResponse,
-                request: request, timings: timings, unreadBody: nil))
+                request: request, timings: timings, unreadBody: nil, bodyOnTheWire: nil))
     }
 
     /// Creates a response from what a session delivered.
@@ -129,5 +135,6 @@ extension NetworkResponse {
         var request: NetworkRequest?
         var timings: NetworkTimings
         var unreadBody: StreamedBody?
+        var bodyOnTheWire: ByteStream?
     }
 }

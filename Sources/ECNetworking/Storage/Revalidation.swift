@@ -56,15 +56,15 @@ struct PendingRevalidation: Sendable {
     }
 }
 
-extension NetworkRequest {
-    /// Makes the request conditional on the entry its storage send attached, if the request
-    /// still belongs to that entry's partition. Called by the pipeline right after the will-begin
-    /// actions; a request without an attached entry is left alone.
-    mutating func applyPendingRevalidation() {
-        guard let pending = customProperties[PendingRevalidation.Key.self] else { return }
-        customProperties[PendingRevalidation.Applied.self] =
-            pending.belongsToEntry(self)
-            && makeConditional(on: pending.stored, defaultAcceptableStatusCodes: pending.defaultAcceptableStatusCodes)
+extension PendingRevalidation {
+    /// Makes `request` conditional on the stored entry, if the request still belongs to that
+    /// entry's partition. Called by the pipeline right after the will-begin actions, on a request
+    /// its storage send attached this to; the pipeline never calls here for any other.
+    func apply(to request: inout NetworkRequest) {
+        let applied =
+            belongsToEntry(request)
+            && request.makeConditional(on: stored, defaultAcceptableStatusCodes: defaultAcceptableStatusCodes)
+        request.customProperties[PendingRevalidation.Applied.self] = applied
     }
 }
 

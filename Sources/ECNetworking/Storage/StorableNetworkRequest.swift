@@ -24,8 +24,7 @@ package struct StorableNetworkRequest: Sendable {
         willBeginActions: [any RequestWillBeginAction],
         cookieHeader: (URL) -> String? = { _ in nil }
     ) async throws {
-        var networkRequest = try request.buildRequest(with: baseURL)
-        networkRequest.customProperties.merge(request.customProperties)
+        let networkRequest = try request.networkRequest(baseURL: baseURL)
         // The key sees the default headers (an `Accept` set for every request) the pipeline adds.
         var keyed = networkRequest
         keyed.headers.addMissing(from: defaultHeaders)

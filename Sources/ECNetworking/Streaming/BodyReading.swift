@@ -1,6 +1,6 @@
 /// How a send reads its response body when it does not let the transport gather it: a send that
 /// returns a ``ResponseStream``, or one that reports ``TransferProgress``.
-struct BodyReading: Sendable {
+package struct BodyReading: Sendable {
     /// Whether the send returns after the head, with the body as a stream.
     var streams: Bool
     /// Who hears of the bytes as they move.

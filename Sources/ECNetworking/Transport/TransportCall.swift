@@ -33,7 +33,7 @@ final class TransportCall: DeadlineTarget {
     private let request: TransportRequest
     private let route: TransportRoute
     /// Whether the call reads the body itself, or ends at the head and leaves the body, unread, in
-    /// the response's ``NetworkResponse/unreadBody`` (a streamed send).
+    /// the response's ``NetworkResponse/bodyOnTheWire`` (a streamed send), for `Streaming/` to own.
     private let collectsBody: Bool
     /// When the call began, if the caller read the clock just before; else its deadline counts
     /// from when it starts.
@@ -262,7 +262,7 @@ final class TransportCall: DeadlineTarget {
             else {
                 guard collectsBody else {
                     var head = NetworkResponse(response, body: Data(), requestedURL: current.url)
-                    head.unreadBody = StreamedBody(BodyRelay(response.body))
+                    head.bodyOnTheWire = response.body
                     return head
                 }
                 let body = try await response.body.collect(upTo: current.maximumResponseSize)

@@ -23,16 +23,15 @@ extension FakeNetwork {
         answer: @escaping (NetworkRequest) async throws -> StubbedAnswer<Value>,
         decode: (NetworkResponse) throws -> Value
     ) async throws -> Value {
-        try await runner.reportingMetrics(of: built) { context in
-            let latestValue = ValueBox<Value>()
-            let response = try await runner.run(
-                built, registeredIn: activeSends, as: requestType.map(ObjectIdentifier.init), priority: .normal,
-                through: {
-                    // Recorded once the send is registered: an invalidated fake records nothing.
-                    StubTransport(
-                        network: self, recordID: state.withLock { record(&$0) }, answer: answer,
-                        latestValue: latestValue)
-                }, context: &context)
+        let latestValue = ValueBox<Value>()
+        return try await runner.send(
+            built, registeredIn: activeSends, as: requestType.map(ObjectIdentifier.init), priority: .normal,
+            through: {
+                // Recorded once the send is registered: an invalidated fake records nothing.
+                StubTransport(
+                    network: self, recordID: state.withLock { record(&$0) }, answer: answer, latestValue: latestValue)
+            }
+        ) { response, context in
             if let value = latestValue.value { return value }
             // A streamed stub's body is still to come: the send ends with it, as on the real
             // network, so a body that breaks is a failed send for every observer.

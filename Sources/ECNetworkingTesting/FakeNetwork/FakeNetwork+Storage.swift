@@ -29,7 +29,7 @@ extension FakeNetwork {
         let built = try await storableRequest(request)
         return try await built.answer(
             policy: policy, maximumAge: request.maximumStorageAge, storage: storage,
-            decode: { try self.decode(request, from: $0) },
+            decode: { try request.decodedResponse(from: $0, configuration: self.configuration) },
             // The integrations hear of a stored answer as they do from the real network.
             logStored: { [runner] value, reason in
                 runner.reportStoredAnswer(built.request, age: value.age, reason: reason)
@@ -54,7 +54,7 @@ extension FakeNetwork {
                 return try await self.storableRequest(request)
             },
             storage: storage,
-            decode: { try self.decode(request, from: $0) },
+            decode: { try request.decodedResponse(from: $0, configuration: self.configuration) },
             logStored: { [runner] request, value, reason in
                 runner.reportStoredAnswer(request, age: value.age, reason: reason)
             },
@@ -69,7 +69,9 @@ extension FakeNetwork {
         if let network = passingNetwork(for: R.self) {
             return try await network.storedValue(for: request, in: storage)
         }
-        return try await storableRequest(request).storedValue(in: storage) { try self.decode(request, from: $0) }
+        return try await storableRequest(request).storedValue(in: storage) {
+            try request.decodedResponse(from: $0, configuration: self.configuration)
+        }
     }
 
     private func storableRequest<R: StorableRequest>(_ request: R) async throws -> StorableNetworkRequest {

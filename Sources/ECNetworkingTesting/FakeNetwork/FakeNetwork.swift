@@ -141,9 +141,7 @@ public final class FakeNetwork: Network, ActiveSendTracking {
         let requestType = ObjectIdentifier(R.self)
         let built: NetworkRequest
         do {
-            var networkRequest = try request.buildRequest(with: configuration.baseURL)
-            networkRequest.customProperties.merge(request.customProperties)
-            built = networkRequest
+            built = try request.networkRequest(baseURL: configuration.baseURL)
         } catch {
             _ = state.withLock { $0.record(requestType: requestType, request: request, networkRequest: nil) }
             throw error
@@ -158,14 +156,10 @@ public final class FakeNetwork: Network, ActiveSendTracking {
                 case .response(let response): .response(response)
                 }
             },
-            decode: { response in (try self.decode(request, from: response), response) }
+            decode: { response in
+                (try request.decodedResponse(from: response, configuration: self.configuration), response)
+            }
         )
-    }
-
-    /// Checks a raw response's content type and decodes it as `HTTPNetwork` does, with
-    /// this fake's configuration.
-    func decode<R: Request>(_ request: R, from response: NetworkResponse) throws -> R.Response {
-        try request.decodedResponse(from: response, configuration: configuration)
     }
 
     /// Records `request`, then answers from the raw stub added with `stubNetworkRequests`, or

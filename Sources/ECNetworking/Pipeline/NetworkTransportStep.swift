@@ -4,30 +4,22 @@ import Foundation
     import FoundationNetworking
 #endif
 
-extension HTTPNetwork {
-    /// Runs `request` through the ``StageRunner`` as a registered send of `requestType` (see
-    /// ``StageRunner/run(_:registeredIn:as:priority:through:context:)``), with the network's
-    /// transport.
-    // Inlined into each send and run on the caller's executor: no async frame of its own, and the
-    // `inout` context passes without an executor switch.
-    @inline(__always) nonisolated(nonsending) func perform(
-        _ request: NetworkRequest,
-        requestType: ObjectIdentifier?,
-        priority: RequestPriority,
-        context: inout SendContext
-    ) async throws -> NetworkResponse {
-        // Authentication lets a login sent from inside a refresh leave the queue first.
-        try await runner.run(
-            request, registeredIn: activeSends, as: requestType, priority: RefreshMarker.priority(for: priority),
-            through: { SessionAttemptTransport(network: self) }, context: &context)
-    }
+/// The real network's transport step, which the ``StageRunner`` runs at every attempt: encodes
+/// the request for the wire, joins an identical call in progress or waits for a concurrency slot,
+/// tells the began actions, and puts the request on the wire through ``TransportCall``.
+struct NetworkTransportStep: AttemptTransport {
+    let network: HTTPNetwork
+
+    var configuration: NetworkConfiguration { network.configuration }
+    var admission: AdmissionController? { network.admission }
+    var route: TransportRoute { network.route }
 
     /// Encodes, waits for a slot, tells the began actions, and sends; the slot is freed as soon as
     /// the transport is done, so slow completed actions do not hold it. With coalescing on, an
     /// identical GET in progress is joined instead, without a slot (see `sendCoalesced`).
-    // Inlined into the runner's transport step and run on its executor, as the stages are: no
-    // async frame and no executor switch of its own on every attempt.
-    @inline(__always) nonisolated(nonsending) fileprivate func transmit(
+    // Inlined into the runner's stages and run on their executor: no async frame and no executor
+    // switch of its own on every attempt.
+    @inline(__always) nonisolated(nonsending) func transmit(
         _ request: NetworkRequest,
         priority: RequestPriority,
         stages: ActionStages,
@@ -44,9 +36,7 @@ extension HTTPNetwork {
         context.request = wire.request
         var response: NetworkResponse
         // A streamed body, or one whose progress is reported, is read here, never shared.
-        if context.bodyReading == nil,
-            let key = CoalescingKey(wire, isEnabled: configuration.coalescesIdenticalRequests)
-        {
+        if context.bodyReading == nil, configuration.coalescesIdenticalRequests, let key = CoalescingKey(wire) {
             response = try await sendCoalesced(wire, key: key, priority: priority, stages: stages, context: &context)
         } else {
             // Without a limit nothing waits for a slot, so the clock is not read for the wait.
@@ -74,21 +64,5 @@ extension HTTPNetwork {
         response.request = wire.request
         response.timings = context.timings
         return response
-    }
-}
-
-/// The real network's transport step: the transport, through admission or a joined identical call.
-private struct SessionAttemptTransport: AttemptTransport {
-    let network: HTTPNetwork
-
-    // On the runner's executor, as `AttemptTransport` requires, so the `inout` context stays put;
-    // inlined into the runner's specialized stages, so this forwarding costs no async frame.
-    @inline(__always) nonisolated(nonsending) func transmit(
-        _ request: NetworkRequest,
-        priority: RequestPriority,
-        stages: ActionStages,
-        context: inout SendContext
-    ) async throws -> NetworkResponse {
-        try await network.transmit(request, priority: priority, stages: stages, context: &context)
     }
 }

@@ -1,13 +1,5 @@
 import Foundation
 
-extension HTTPNetwork {
-    /// Turns a validated response into the request's typed response; see
-    /// ``Request/decodedResponse(from:configuration:)``.
-    func decode<R: Request>(_ request: R, from response: NetworkResponse) throws -> R.Response {
-        try request.decodedResponse(from: response, configuration: configuration)
-    }
-}
-
 extension Request {
     /// The typed response to `response`, once its `Content-Type` is checked (see
     /// ``ContentTypeValidation``): what every ``Network`` of the package, the real one and its test

@@ -4,7 +4,7 @@ import Foundation
     import FoundationNetworking
 #endif
 
-extension HTTPNetwork {
+extension NetworkTransportStep {
     /// Sends `wire` by joining the identical call in progress, or by leading a new one.
     ///
     /// Only the member that leads takes a concurrency slot, held until the wire call ends; the
@@ -20,7 +20,7 @@ extension HTTPNetwork {
         context: inout SendContext
     ) async throws -> NetworkResponse {
         let queueStart = SendClock.now
-        let (call, member) = coalescing.join(key, timeout: wire.timeout) {
+        let (call, member) = network.coalescing.join(key, timeout: wire.timeout) {
             TransportCall(SharedTransportCall.wireRequest(wire.transportRequest), on: route)
         }
         var transportStart: SendMoment?
