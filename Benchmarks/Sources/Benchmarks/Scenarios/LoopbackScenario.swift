@@ -21,8 +21,9 @@ struct LoopbackScenario {
     private var pairs: Int { quick ? 3 : 5 }
 
     /// The sessions, made once and kept for the life of the process: FoundationNetworking
-    /// crashes in libcurl teardown when sessions come and go (DESIGN.md §4). C uses the library's
-    /// own delegate-based transport, the default `URLSessionNetwork` makes when given no session.
+    /// crashes in libcurl teardown when sessions come and go (the Linux notes article). C uses the
+    /// library's own delegate-based transport, the default `URLSessionNetwork` makes when given no
+    /// session.
     private static let sessions = (
         raw: URLSession(configuration: sessionConfiguration()),
         library: URLSession(configuration: sessionConfiguration()),
