@@ -196,15 +196,17 @@ final class DownloadFile: Sendable {
         }
     }
 
-    /// Flushes the file to the disk, closes it and moves it to `destination`, then flushes the
-    /// folder, so that after a crash `destination` holds the old file or the whole new one, never
-    /// a renamed file whose bytes were still in memory. Without `replacing`, a file already at
-    /// `destination` fails with ``DownloadError/fileExists(_:)``. On failure the file is removed.
-    func finish(movingTo destination: URL, replacing: Bool = true) async throws {
+    /// Closes the file and moves it to `destination` in one rename, so that even if the process
+    /// dies `destination` holds the old file or the whole new one. With `flushing`, the file is
+    /// flushed to the disk before the rename and the folder after it, so that the same holds
+    /// after a power loss or a crash of the system, never a renamed file whose bytes were still in
+    /// memory. Without `replacing`, a file already at `destination` fails with
+    /// ``DownloadError/fileExists(_:)``. On failure the file is removed.
+    func finish(movingTo destination: URL, replacing: Bool = true, flushing: Bool = false) async throws {
         try await Self.run(on: queue) { [self] in
             guard let descriptor = descriptor.withLock({ $0.take() }) else { return }
             var failure: DownloadError?
-            if fsync(descriptor) != 0 { failure = .cannotWrite(url, errorCode: errno) }
+            if flushing, fsync(descriptor) != 0 { failure = .cannotWrite(url, errorCode: errno) }
             if close(descriptor) != 0, failure == nil { failure = .cannotWrite(url, errorCode: errno) }
             if failure == nil {
                 failure = replacing ? Self.rename(url, to: destination) : Self.link(url, to: destination)
@@ -215,6 +217,7 @@ final class DownloadFile: Sendable {
             }
             // The rename is durable once the folder is flushed too. Best effort: some file systems
             // refuse to flush a folder, and the file is already whole and in place.
+            guard flushing else { return }
             let folder = open(destination.deletingLastPathComponent().path, O_RDONLY | O_CLOEXEC)
             if folder >= 0 {
                 _ = fsync(folder)

@@ -46,15 +46,27 @@ public struct DownloadOptions: Sendable {
     /// is sent when the destination is known then, and at the end if one appeared meanwhile (the
     /// file is put in place only where none is, in one step).
     public var replacesExistingFile: Bool
+    /// Whether the finished file is flushed to the disk (`fsync`) before it is moved into place,
+    /// and its folder after; `false` by default, as `URLSession` and Alamofire do.
+    ///
+    /// Either way the file is moved into place in one rename once its last byte is written, so a
+    /// process that dies, however it dies, leaves the old file or the whole new one at the
+    /// destination. With `true` that also holds after a power loss or a crash of the system, which
+    /// can otherwise leave the new name on a file whose bytes never reached the disk; the download
+    /// then ends only once the disk has written the whole file, which for a large file is a
+    /// noticeable part of the transfer's time.
+    public var flushesToDisk: Bool
 
     /// Creates options; each argument has the default its property describes.
     public init(
         keepsPartialFile: Bool = true, resumption: Resumption = .networkRetryPolicy,
-        createsIntermediateDirectories: Bool = false, replacesExistingFile: Bool = true
+        createsIntermediateDirectories: Bool = false, replacesExistingFile: Bool = true,
+        flushesToDisk: Bool = false
     ) {
         self.keepsPartialFile = keepsPartialFile
         self.resumption = resumption
         self.createsIntermediateDirectories = createsIntermediateDirectories
         self.replacesExistingFile = replacesExistingFile
+        self.flushesToDisk = flushesToDisk
     }
 }

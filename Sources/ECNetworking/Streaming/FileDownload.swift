@@ -100,7 +100,9 @@ struct FileDownload: Sendable {
                 if let resumption, let whole = Self.alreadyWhole(error, resumption: resumption) {
                     // The body had ended but for its last word (a chunked body cut before its
                     // final chunk): what was kept is all of it.
-                    try await placed.file.finish(movingTo: placed.target, replacing: options.replacesExistingFile)
+                    try await placed.file.finish(
+                        movingTo: placed.target, replacing: options.replacesExistingFile,
+                        flushing: options.flushesToDisk)
                     return DownloadedFile(
                         fileURL: placed.target, response: whole, byteCount: resumption.offset,
                         resumedByteCount: resumption.offset)
@@ -148,7 +150,8 @@ struct FileDownload: Sendable {
             }
             do {
                 try await write(stream, to: file, counting: &byteCount)
-                try await file.finish(movingTo: target, replacing: options.replacesExistingFile)
+                try await file.finish(
+                    movingTo: target, replacing: options.replacesExistingFile, flushing: options.flushesToDisk)
                 return DownloadedFile(
                     fileURL: target, response: response, byteCount: byteCount,
                     resumedByteCount: response.statusCode == 206 ? offset : 0)

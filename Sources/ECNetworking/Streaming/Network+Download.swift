@@ -24,9 +24,10 @@ extension Network {
     /// later ``Network/download(_:resumingWith:options:priority:progress:)-(R,_,_,_,_)``: see
     /// ``DownloadOptions``. On cancellation, or any other failure, the temporary file is removed.
     ///
-    /// The file is flushed to the disk (`fsync`) before it is moved into place, and its folder
-    /// after, so that a crash leaves the old file or the whole new one. All file work runs on a
-    /// queue of its own, off the concurrency runtime's threads.
+    /// The file is moved into place in one rename once its last byte is written, so that a crash
+    /// of the process leaves the old file or the whole new one; with
+    /// ``DownloadOptions/flushesToDisk`` it is flushed to the disk first, so that a power loss
+    /// does too. All file work runs on a queue of its own, off the concurrency runtime's threads.
     ///
     /// - Throws: ``NetworkError/invalidRequest(reason:)`` before anything is sent when
     ///   `destination` is not a `file:` URL or is a directory; ``DownloadError/resumable(_:cause:)``

@@ -47,6 +47,28 @@ final class DownloadTests: Sendable {
         #expect(folderContents == ["big.bin"])
     }
 
+    /// The flush itself cannot be seen from here (only a power loss would show it); what this
+    /// checks is that the flushing path (the file's `fsync`, the rename, the folder's `fsync`)
+    /// puts the file in place whole, as the default path does.
+    @Test(
+        "with flushesToDisk, a 5 MB body replaces the old file whole, private to the user, with no temporary file left",
+        arguments: TransportKind.allCases)
+    func flushed(_ kind: TransportKind) async throws {
+        let server = try TransportTestRoutes.server()
+        defer { server.stop() }
+        let destination = directory.appendingPathComponent("flushed.bin")
+        try Data("the old file".utf8).write(to: destination)
+        try await kind.withNetwork(baseURL: server.baseURL) { network in
+            let file = try await network.download(
+                request("big", on: server), to: destination, options: DownloadOptions(flushesToDisk: true))
+            #expect(file.byteCount == Int64(TransportTestRoutes.fiveMegabytes.count))
+        }
+        #expect(try Data(contentsOf: destination) == TransportTestRoutes.fiveMegabytes)
+        let permissions = try FileManager.default.attributesOfItem(atPath: destination.path)[.posixPermissions] as? Int
+        #expect(permissions == 0o600)
+        #expect(folderContents == ["flushed.bin"])
+    }
+
     @Test(
         "a body that stalls fails, leaves no file, and keeps the file that was there", arguments: TransportKind.allCases
     )
