@@ -21,7 +21,7 @@ extension NetworkTransportStep {
     ) async throws -> NetworkResponse {
         let queueStart = SendClock.now
         let (call, member) = network.coalescing.join(key, timeout: wire.timeout) {
-            TransportCall(SharedTransportCall.wireRequest(wire.transportRequest), on: route)
+            TransportCall(SharedTransportCall.wireRequest(wire.transportRequest), on: network.route)
         }
         var transportStart: SendMoment?
         // The member that made the call knows it leads; every other one waits to be told.
@@ -39,10 +39,10 @@ extension NetworkTransportStep {
                 case .lead:
                     // A send cancelled before it leads never puts the call on the wire.
                     if SendCancellation.isCancelled { throw NetworkError.cancelled }
-                    if let admission { try await admission.acquire(priority: priority) }
-                    guard call.start(member, holding: admission) else {
+                    if let admission = network.admission { try await admission.acquire(priority: priority) }
+                    guard call.start(member, holding: network.admission) else {
                         // It left (its task was cancelled) while taking the slot; another member leads now.
-                        admission?.release()
+                        network.admission?.release()
                         throw NetworkError.cancelled
                     }
                     transportStart = context.begin(wire.request, stages: stages, queuedSince: queueStart)

@@ -8,11 +8,10 @@ import Foundation
 /// the request for the wire, joins an identical call in progress or waits for a concurrency slot,
 /// tells the began actions, and puts the request on the wire through ``TransportCall``.
 struct NetworkTransportStep: AttemptTransport {
+    // The network's stored properties are read through it, never through computed properties of
+    // this step: a computed `configuration` would hand out a copy of the whole configuration at
+    // each use.
     let network: HTTPNetwork
-
-    var configuration: NetworkConfiguration { network.configuration }
-    var admission: AdmissionController? { network.admission }
-    var route: TransportRoute { network.route }
 
     /// Encodes, waits for a slot, tells the began actions, and sends; the slot is freed as soon as
     /// the transport is done, so slow completed actions do not hold it. With coalescing on, an
@@ -27,7 +26,7 @@ struct NetworkTransportStep: AttemptTransport {
     ) async throws -> NetworkResponse {
         // Encoded before the queue, since identical requests are found by what goes on the wire;
         // all but a multipart form, which never joins another request and waits for its slot.
-        var wire = try WireRequest(request, configuration: configuration)
+        var wire = try WireRequest(request, configuration: network.configuration)
         if !context.observations.isEmpty {
             // Each redirect hop is a physical request of its own to the integrations.
             wire.transportRequest.redirectObserver = ObservedRedirects(
@@ -36,14 +35,14 @@ struct NetworkTransportStep: AttemptTransport {
         context.request = wire.request
         var response: NetworkResponse
         // A streamed body, or one whose progress is reported, is read here, never shared.
-        if context.bodyReading == nil, configuration.coalescesIdenticalRequests, let key = CoalescingKey(wire) {
+        if context.bodyReading == nil, network.configuration.coalescesIdenticalRequests, let key = CoalescingKey(wire) {
             response = try await sendCoalesced(wire, key: key, priority: priority, stages: stages, context: &context)
         } else {
             // Without a limit nothing waits for a slot, so the clock is not read for the wait.
-            var queueStart = admission != nil ? SendClock.now : nil
-            if let admission { try await admission.acquire(priority: priority) }
-            var holdsSlot = admission != nil
-            defer { if holdsSlot { admission?.release() } }
+            var queueStart = network.admission != nil ? SendClock.now : nil
+            if let admission = network.admission { try await admission.acquire(priority: priority) }
+            var holdsSlot = network.admission != nil
+            defer { if holdsSlot { network.admission?.release() } }
             if let form = wire.pendingMultipart {
                 // Once per send, and only now: a retry sends the encoding its first attempt made,
                 // and a send waiting for its slot holds no temporary file.
@@ -57,7 +56,8 @@ struct NetworkTransportStep: AttemptTransport {
                 response = try await receive(
                     wire, reading: reading, cancellation: context.cancellation, holdsSlot: &holdsSlot)
             } else {
-                response = try await TransportCall.send(wire.transportRequest, on: route, startedAt: transportStart)
+                response = try await TransportCall.send(
+                    wire.transportRequest, on: network.route, startedAt: transportStart)
             }
             context.endTransport(startedAt: transportStart)
         }

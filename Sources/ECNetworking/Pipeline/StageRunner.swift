@@ -88,8 +88,11 @@ package struct StageRunner: Sendable {
     /// when a body `finish` leaves streaming ends. `reading` says how a send that reads its body
     /// itself reads it.
     ///
-    /// Every send of every network of the package, the test double's included, goes through here
-    /// and does nothing around it.
+    /// Every send of every network of the package, the test double's included, goes through here:
+    /// registering, cancelling, running and reporting a send are written here alone. What a send
+    /// does around it is its own: a storage send reads the store first and keeps the answer (or,
+    /// when a revalidated answer cannot be used, sends once more), a stream applies a resumed
+    /// download's range and ends its progress.
     // Inlined into each send and run on the caller's executor: the stages, the transport step and
     // `finish` share the sending task's frame and its `inout` context.
     @inline(__always) nonisolated(nonsending) package func send<Transport: AttemptTransport, Value>(

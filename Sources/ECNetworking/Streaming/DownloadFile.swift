@@ -166,11 +166,13 @@ final class DownloadFile: Sendable {
             }) ?? .unusable
     }
 
-    /// Appends `data` to the file.
-    func write(_ data: Data) async throws {
+    /// Appends `chunks` to the file, in order.
+    func write(_ chunks: [Data]) async throws {
         try await Self.run(on: queue) { [self] in
             guard let descriptor = descriptor.withLock({ $0 }) else { return }
-            if let code = writeAll(data, to: descriptor) { throw DownloadError.cannotWrite(url, errorCode: code) }
+            for chunk in chunks {
+                if let code = writeAll(chunk, to: descriptor) { throw DownloadError.cannotWrite(url, errorCode: code) }
+            }
         }
     }
 

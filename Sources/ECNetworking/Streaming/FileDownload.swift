@@ -4,7 +4,7 @@ import Foundation
 /// body breaks part-way, resumes it or keeps what arrived (see ``DownloadOptions``).
 struct FileDownload: Sendable {
     /// How many bytes gather before they are handed to the file's queue: one hop per batch rather
-    /// than per chunk, while the next batch arrives.
+    /// than per chunk, while the next batch arrives. The chunks are written one by one, not joined.
     static let batchSize = 256 * 1024
 
     /// Where the finished file goes.
@@ -253,25 +253,30 @@ struct FileDownload: Sendable {
             byteCount += closeGate()
             throw error
         }
-        var batch = Data()
+        // The chunks as they came, not joined: joining copied every byte once more, and each
+        // chunk is written as it is, as a hand-written download writes each buffer.
+        var batch: [Data] = []
+        var batchCount = 0
         // The batch being written while the next one arrives; at most one, so memory stays bounded.
         var writing: Task<Void, any Error>?
         do {
             for try await chunk in stream {
                 batch.append(chunk)
-                guard batch.count >= Self.batchSize else { continue }
+                batchCount += chunk.count
+                guard batchCount >= Self.batchSize else { continue }
                 try await writing?.value
                 let full = batch
-                batch = Data()
+                batch = []
                 writing = Task { try await file.write(full) }
                 // Counted once handed over: a failed write fails the whole download.
-                byteCount += Int64(full.count)
+                byteCount += Int64(batchCount)
+                batchCount = 0
             }
             try await writing?.value
             writing = nil
             if !batch.isEmpty {
                 try await file.write(batch)
-                byteCount += Int64(batch.count)
+                byteCount += Int64(batchCount)
             }
         } catch {
             stream.stop(with: error)
@@ -283,7 +288,7 @@ struct FileDownload: Sendable {
             if !batch.isEmpty, options.keepsPartialFile, Self.mayResume(after: error),
                 (try? await file.write(batch)) != nil
             {
-                byteCount += Int64(batch.count)
+                byteCount += Int64(batchCount)
             }
             throw error
         }

@@ -14,24 +14,26 @@ extension NetworkTransportStep {
     ) async throws -> NetworkResponse {
         var transportRequest = wire.transportRequest
         transportRequest.uploadProgress = reading.progress
-        var response = try await TransportCall.send(transportRequest, on: route, collectingBody: false)
+        var response = try await TransportCall.send(transportRequest, on: network.route, collectingBody: false)
         guard let bytes = response.bodyOnTheWire.take() else { return response }
         // From here on the relay owns the body: it alone reads, times and ends it.
         let body = StreamedBody(BodyRelay(bytes))
-        let acceptable = wire.request.acceptableStatusCodes ?? configuration.acceptableStatusCodes
+        let acceptable = wire.request.acceptableStatusCodes ?? network.configuration.acceptableStatusCodes
         let isAcceptable = acceptable.contains(response.statusCode)
         let keepsStreaming = reading.streams && isAcceptable
         let releasesSlotAtEnd =
-            keepsStreaming && holdsSlot && (configuration.streamsHoldConcurrencySlot || reading.holdsSlotUntilBodyEnds)
+            keepsStreaming && holdsSlot
+            && (network.configuration.streamsHoldConcurrencySlot || reading.holdsSlotUntilBodyEnds)
         if releasesSlotAtEnd { holdsSlot = false }
         // `cancelAll` reaches the body through a cancellation of its own, since the send's ends
         // when the head is returned.
         let bodyCancellation = SendCancellation()
         let registration = network.activeSends.register(reading.requestType, cancellation: bodyCancellation)
         let activeSends = network.activeSends
-        let admission = admission
+        let admission = network.admission
         body.relay.configure(
-            idleTimeout: wire.request.customProperties[StreamIdleTimeout.self] ?? configuration.streamIdleTimeout,
+            idleTimeout: wire.request.customProperties[StreamIdleTimeout.self]
+                ?? network.configuration.streamIdleTimeout,
             // An error page is no part of the transfer: progress counts only the body asked for.
             progress: isAcceptable
                 ? reading.progress.map { DownloadProgressCounter(handler: $0, headers: response.headers) } : nil,
@@ -52,7 +54,8 @@ extension NetworkTransportStep {
             let stream = ResponseStream(response: response, body: body)
             response.body =
                 isAcceptable
-                ? try await stream.collect() : try await stream.collectPrefix(configuration.maximumErrorBodySize)
+                ? try await stream.collect()
+                : try await stream.collectPrefix(network.configuration.maximumErrorBodySize)
             return response
         }
         response.unreadBody = body
