@@ -220,15 +220,19 @@ final class DownloadTests: Sendable {
         #expect(DownloadFile.temporaryName(for: name).utf8.count <= 255)
     }
 
-    @Test("a body written in several batches lands byte for byte, in a file that replaced the old one")
-    func batches() async throws {
+    /// Over AsyncHTTPClient the body is read (not pushed) and written a batch of chunks at a time,
+    /// with `writev`; over URLSession each chunk is written where it arrives.
+    @Test(
+        "a body written in several batches lands byte for byte, in a file that replaced the old one",
+        arguments: TransportKind.allCases)
+    func batches(_ kind: TransportKind) async throws {
         // Neither a multiple of the batch size nor of any chunk size, with every byte value.
         let body = Data((0..<(FileDownload.batchSize * 3 + 12_345)).map { UInt8(truncatingIfNeeded: $0 * 7) })
         let server = try LoopbackHTTPServer { _ in .response(status: 200, body: body) }
         defer { server.stop() }
         let destination = directory.appendingPathComponent("batches.bin")
         try Data("the old file".utf8).write(to: destination)
-        try await TransportKind.urlSession.withNetwork(baseURL: server.baseURL) { network in
+        try await kind.withNetwork(baseURL: server.baseURL) { network in
             let file = try await network.download(request("batches", on: server), to: destination)
             #expect(file.byteCount == Int64(body.count))
         }
