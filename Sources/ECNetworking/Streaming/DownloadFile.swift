@@ -166,13 +166,11 @@ final class DownloadFile: Sendable {
             }) ?? .unusable
     }
 
-    /// Appends `chunks` to the file, in order, in as few system calls as the system allows.
-    func write(_ chunks: [Data]) async throws {
+    /// Appends `data` to the file.
+    func write(_ data: Data) async throws {
         try await Self.run(on: queue) { [self] in
             guard let descriptor = descriptor.withLock({ $0 }) else { return }
-            if let code = writeAll(chunks[...], to: descriptor) {
-                throw DownloadError.cannotWrite(url, errorCode: code)
-            }
+            if let code = writeAll(data, to: descriptor) { throw DownloadError.cannotWrite(url, errorCode: code) }
         }
     }
 
@@ -291,59 +289,6 @@ final class DownloadFile: Sendable {
 }
 
 /// Writes all of `data` to `descriptor`; the `errno` of the failure, if one.
-/// Writes `chunks` to `descriptor` with `writev`, as many at a time as one call takes, without
-/// joining them first; the `errno` of a failure, or `nil`.
-private func writeAll(_ chunks: ArraySlice<Data>, to descriptor: Int32) -> Int32? {
-    var vectors: [iovec] = []
-    vectors.reserveCapacity(min(chunks.count, vectorLimit))
-    return writeAll(chunks, from: chunks.startIndex, to: descriptor, gathering: &vectors)
-}
-
-/// The most chunks one `writev` takes (`IOV_MAX` is 1,024 on Linux and Darwin).
-private let vectorLimit = 1_024
-
-/// Gathers the bytes of `chunks` from `index` on, each borrowed for as long as the calls that
-/// write it run, and writes them a vector at a time.
-private func writeAll(
-    _ chunks: ArraySlice<Data>, from index: Int, to descriptor: Int32, gathering vectors: inout [iovec]
-) -> Int32? {
-    guard index < chunks.endIndex, vectors.count < vectorLimit else {
-        if let code = writeVectors(&vectors, to: descriptor) { return code }
-        vectors.removeAll(keepingCapacity: true)
-        return index < chunks.endIndex ? writeAll(chunks, from: index, to: descriptor, gathering: &vectors) : nil
-    }
-    return chunks[index].withUnsafeBytes { buffer -> Int32? in
-        if let base = buffer.baseAddress, buffer.count > 0 {
-            vectors.append(iovec(iov_base: UnsafeMutableRawPointer(mutating: base), iov_len: buffer.count))
-        }
-        return writeAll(chunks, from: index + 1, to: descriptor, gathering: &vectors)
-    }
-}
-
-/// Writes every byte `vectors` point at, taking up again after a short write or an interruption.
-private func writeVectors(_ vectors: inout [iovec], to descriptor: Int32) -> Int32? {
-    var first = 0
-    while first < vectors.count {
-        let written = vectors[first...].withUnsafeBufferPointer { pending in
-            writev(descriptor, pending.baseAddress, Int32(pending.count))
-        }
-        if written < 0 {
-            if errno == EINTR { continue }
-            return errno
-        }
-        var remaining = written
-        while first < vectors.count, remaining >= vectors[first].iov_len {
-            remaining -= vectors[first].iov_len
-            first += 1
-        }
-        if remaining > 0 {
-            vectors[first].iov_base += remaining
-            vectors[first].iov_len -= remaining
-        }
-    }
-    return nil
-}
-
 private func writeAll(_ data: Data, to descriptor: Int32) -> Int32? {
     data.withUnsafeBytes { buffer -> Int32? in
         var offset = 0

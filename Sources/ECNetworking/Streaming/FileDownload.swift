@@ -4,7 +4,7 @@ import Foundation
 /// body breaks part-way, resumes it or keeps what arrived (see ``DownloadOptions``).
 struct FileDownload: Sendable {
     /// How many bytes gather before they are handed to the file's queue: one hop per batch rather
-    /// than per chunk, while the next batch arrives. The chunks are written one by one, not joined.
+    /// than per chunk, while the next batch arrives.
     static let batchSize = 256 * 1024
 
     /// Where the finished file goes.
@@ -253,30 +253,25 @@ struct FileDownload: Sendable {
             byteCount += closeGate()
             throw error
         }
-        // The chunks as they came, not joined: joining copied every byte once more, and each
-        // chunk is written as it is, as a hand-written download writes each buffer.
-        var batch: [Data] = []
-        var batchCount = 0
+        var batch = Data()
         // The batch being written while the next one arrives; at most one, so memory stays bounded.
         var writing: Task<Void, any Error>?
         do {
             for try await chunk in stream {
                 batch.append(chunk)
-                batchCount += chunk.count
-                guard batchCount >= Self.batchSize else { continue }
+                guard batch.count >= Self.batchSize else { continue }
                 try await writing?.value
                 let full = batch
-                batch = []
+                batch = Data()
                 writing = Task { try await file.write(full) }
                 // Counted once handed over: a failed write fails the whole download.
-                byteCount += Int64(batchCount)
-                batchCount = 0
+                byteCount += Int64(full.count)
             }
             try await writing?.value
             writing = nil
             if !batch.isEmpty {
                 try await file.write(batch)
-                byteCount += Int64(batchCount)
+                byteCount += Int64(batch.count)
             }
         } catch {
             stream.stop(with: error)
@@ -288,7 +283,7 @@ struct FileDownload: Sendable {
             if !batch.isEmpty, options.keepsPartialFile, Self.mayResume(after: error),
                 (try? await file.write(batch)) != nil
             {
-                byteCount += Int64(batchCount)
+                byteCount += Int64(batch.count)
             }
             throw error
         }

@@ -220,8 +220,8 @@ final class DownloadTests: Sendable {
         #expect(DownloadFile.temporaryName(for: name).utf8.count <= 255)
     }
 
-    /// Over AsyncHTTPClient the body is read (not pushed) and written a batch of chunks at a time,
-    /// with `writev`; over URLSession each chunk is written where it arrives.
+    /// Over AsyncHTTPClient the body is read (not pushed) and written a batch at a time; over
+    /// URLSession each chunk is written where it arrives.
     @Test(
         "a body written in several batches lands byte for byte, in a file that replaced the old one",
         arguments: TransportKind.allCases)
