@@ -202,7 +202,7 @@ final class DownloadFile: Sendable {
     /// after a power loss or a crash of the system, never a renamed file whose bytes were still in
     /// memory. Without `replacing`, a file already at `destination` fails with
     /// ``DownloadError/fileExists(_:)``. On failure the file is removed.
-    func finish(movingTo destination: URL, replacing: Bool = true, flushing: Bool = false) async throws {
+    func finish(movingTo destination: URL, replacing: Bool, flushing: Bool) async throws {
         try await Self.run(on: queue) { [self] in
             guard let descriptor = descriptor.withLock({ $0.take() }) else { return }
             var failure: DownloadError?
