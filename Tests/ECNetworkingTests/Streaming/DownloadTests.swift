@@ -92,8 +92,9 @@ final class DownloadTests: Sendable {
     }
 
     /// Over `URLSessionTransport` on Linux the wire cannot be paused, so a streamed body's reader
-    /// that falls behind has its bytes kept in a spill file, up to a limit (1 MiB here, with 1 MiB
-    /// in memory before it). A download writes each chunk where the transport delivers it
+    /// that falls behind has its bytes kept in a spill file, up to a limit (4 MiB here, with 1 MiB
+    /// in memory before it: room for what arrives between the head and the download's first
+    /// write on a busy machine, such as a ThreadSanitizer run, and far from the 16 MiB body). A download writes each chunk where the transport delivers it
     /// instead: however slowly its task would run (here a progress handler that takes half a
     /// millisecond a report), it never falls behind the wire. The body is held back until the
     /// download's file exists, so that it all arrives once the download writes.
@@ -104,7 +105,7 @@ final class DownloadTests: Sendable {
         let head = Data("HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8)
         let server = try LoopbackHTTPServer { _ in .raw(head, gate: gate, rest: body) }
         defer { server.stop() }
-        let transport = URLSessionTransport(configuration: .ephemeral, maximumSpillSize: 1_048_576)
+        let transport = URLSessionTransport(configuration: .ephemeral, maximumSpillSize: 4 * 1_048_576)
         defer { transport.invalidate() }
         let network = URLSessionNetwork(
             configuration: NetworkConfiguration(baseURL: server.baseURL), transport: transport)
