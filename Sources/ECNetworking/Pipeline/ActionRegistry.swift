@@ -3,7 +3,7 @@
 /// Each send takes a snapshot when an attempt starts, so an action added meanwhile applies from
 /// the next attempt on and never changes a stage halfway through.
 package final class ActionRegistry: Sendable {
-    private let stages = LockedState(ActionStages())
+    private let stages = InlineLockedState(ActionStages())
 
     /// Creates an empty registry.
     package init() {}

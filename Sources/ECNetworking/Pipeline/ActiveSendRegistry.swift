@@ -61,7 +61,7 @@ package final class ActiveSendRegistry: Sendable {
         }
     }
 
-    private let state = LockedState(State())
+    private let state = InlineLockedState(State())
 
     /// Creates a registry with no sends.
     package init() {}

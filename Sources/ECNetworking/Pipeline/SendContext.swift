@@ -4,6 +4,9 @@ package struct SendContext: Sendable {
     /// When the send began; read only for someone who reads the send's whole duration (the
     /// metrics hook, an integration, the logging), since every reading of the clock costs.
     let start: SendMoment?
+    /// Whether anyone reads the send's metrics when it ends (the metrics hook, an integration, the
+    /// logging): timings nobody else can see, such as the decoding's, are measured only then.
+    var isReported: Bool { start != nil }
     /// The request as last sent (or, before the first attempt, as built).
     package var request: NetworkRequest
     package var attempts = 0
@@ -110,10 +113,11 @@ package struct SendContext: Sendable {
     }
 
     /// Notes how long decoding took, from `decodingStart` or, when no action ran since the
-    /// transport ended, from that reading: then only the status check ran in between. Throws
+    /// transport ended, from that reading: then only the status check ran in between; only when
+    /// the send ``isReported``, since only its metrics show the decoding's time. Throws
     /// ``NetworkError/cancelled`` when the sending task was cancelled by then.
     mutating func endDecoding(startedAt decodingStart: SendMoment?) throws(NetworkError) {
-        if let start = decodingStart ?? transportEnd.take() {
+        if isReported, let start = decodingStart ?? transportEnd.take() {
             timings.decoding = SendClock.now - start
         }
         // Cancelled while its answer was decoded: the caller asked for cancellation, and gets it.

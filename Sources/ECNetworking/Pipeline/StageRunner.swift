@@ -73,8 +73,9 @@ package struct StageRunner: Sendable {
             built, registeredIn: registry, as: ObjectIdentifier(R.self), priority: priority, reading: reading,
             through: makeTransport
         ) { response, context in
-            // Without response actions, decoding starts from the reading that ended the transport.
-            let decodingStart = context.transportEnd == nil ? SendClock.now : nil
+            // Without response actions, decoding starts from the reading that ended the transport;
+            // and a send whose metrics nobody reads does not time its decoding at all.
+            let decodingStart = context.isReported && context.transportEnd == nil ? SendClock.now : nil
             let value = try request.decodedResponse(from: response, configuration: configuration)
             try context.endDecoding(startedAt: decodingStart)
             return value

@@ -79,7 +79,7 @@ final class DeadlineScheduler: @unchecked Sendable {
     /// The scheduler all networks share.
     static let shared = DeadlineScheduler()
 
-    private let state = LockedState(State())
+    private let state = InlineLockedState(State())
     private let queue = DispatchQueue(label: "ECNetworking.DeadlineScheduler")
     private let timer: any DispatchSourceTimer
     private let willArm: (@Sendable (SendMoment) -> Void)?

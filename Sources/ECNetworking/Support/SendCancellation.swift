@@ -13,7 +13,9 @@
 /// task-local values (a login an action awaits, or starts in `Task {}`), is cancelled with it. A
 /// completion-handler send is not (see `Network.startSend`): nothing awaits it but its caller's
 /// handler, and a login queue shares it among every send that waits.
-package struct SendCancellation: Sendable {
+// A class with its lock inside (see `InlineLockedState`): one allocation per send, as the
+// struct around a `LockedState` was, with the lock's state in the same object.
+package final class SendCancellation: Sendable {
     /// The send the current task is running, if any.
     @TaskLocal package static var current: SendCancellation?
 
@@ -33,7 +35,7 @@ package struct SendCancellation: Sendable {
     // this lock could deadlock. A handler may therefore run just after the wait that added it
     // ended; each one here only ends a wait keyed by its own identifier or ends an object that has
     // already ended, so running late does nothing, and the send was cancelled in any case.
-    private let state = LockedState(State())
+    private let state = InlineLockedState(State())
 
     /// Creates a send that is not cancelled.
     package init() {}

@@ -53,8 +53,9 @@ final class TransportCall: DeadlineTarget {
         }
     }
 
-    // The handoff lives inline in the lock's one allocation, so a call costs no more than that.
-    private let state = LockedState(OneShotHandoff<Waiter, Outcome, Resources>(resources: Resources()))
+    // The handoff lives inline with its lock; on Linux inside the call itself, so a call is one
+    // allocation (see `InlineLockedState`).
+    private let state = InlineLockedState(OneShotHandoff<Waiter, Outcome, Resources>(resources: Resources()))
 
     /// A call that sends `request` along `route`, ended by `request.timeout` if it has one; with
     /// `collectsBody` false it ends at the final head, and the timeout covers no more than that.

@@ -26,7 +26,7 @@ public final class CookieJar: Sendable, CustomStringConvertible, CustomReflectab
     public let maximumCookiesPerDomain: Int
     /// The cookies, oldest first, so that eviction and the order a header lists them in (RFC 6265,
     /// 5.4: longer paths first, then earlier creation) need no creation time of their own.
-    private let cookies = LockedState([SetCookie]())
+    private let cookies = InlineLockedState([SetCookie]())
 
     /// An empty jar that keeps at most `maximumCookieCount` cookies, `maximumCookiesPerDomain` of
     /// them for one domain.
