@@ -55,7 +55,7 @@ final class AdmissionController: Sendable {
     }
 
     let limit: Int
-    private let state = LockedState(State())
+    private let state = InlineLockedState(State())
 
     /// Creates a controller; a `limit` below 1 admits nothing, and every ``acquire(priority:)``
     /// fails with ``NetworkError/invalidRequest(reason:)`` saying so.

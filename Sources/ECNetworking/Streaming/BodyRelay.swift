@@ -57,11 +57,11 @@ final class BodyRelay: DeadlineTarget, Sendable {
 
     }
 
-    private let state: LockedState<State>
+    private let state: InlineLockedState<State>
 
     /// A relay of `source`, which is not read until the consumer first asks for a chunk.
     init(_ source: ByteStream) {
-        state = LockedState(State(source: source, lastActivity: ContinuousClock.now))
+        state = InlineLockedState(State(source: source, lastActivity: ContinuousClock.now))
     }
 
     /// Sets what the network decides once it has the head, before the body is read.

@@ -19,11 +19,11 @@ final class DownloadFile: Sendable {
     let url: URL
     /// The open file; `nil` once closed, so that no path closes it twice (its number may already
     /// belong to another file by then).
-    private let descriptor: LockedState<Int32?>
+    private let descriptor: InlineLockedState<Int32?>
 
     private init(queue: DispatchQueue, descriptor: Int32, url: URL) {
         self.queue = queue
-        self.descriptor = LockedState(descriptor)
+        self.descriptor = InlineLockedState(descriptor)
         self.url = url
     }
 

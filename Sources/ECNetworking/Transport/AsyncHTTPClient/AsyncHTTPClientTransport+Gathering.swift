@@ -70,7 +70,7 @@
         private let completion: @Sendable (Result<TransportResponse, any Error>) -> Void
         // The delegate methods run on the event loop one after another, but `resume` and `cancel`
         // come from other threads, so the state has a lock rather than the loop's isolation.
-        private let state = LockedState(State())
+        private let state = InlineLockedState(State())
 
         init(
             transport: AsyncHTTPClientTransport, request: HTTPClient.Request, url: URL, limit: Int?,

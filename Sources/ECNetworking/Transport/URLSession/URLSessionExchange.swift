@@ -120,7 +120,7 @@ final class URLSessionExchange: SessionTask {
     private let spillSettings: SpillFile.Settings
     private let delegate: TransportDelegate
     private let delivery: Delivery
-    private let state = LockedState(State())
+    private let state = InlineLockedState(State())
 
     /// Who hears of the request body's bytes as the session sends them.
     let uploadProgress: TransferProgressHandler?
