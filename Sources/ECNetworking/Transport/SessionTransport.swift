@@ -68,13 +68,7 @@ final class SessionTransport: GatheringTransport {
 
     func gatheringTask(for request: TransportRequest, reportingTo call: TransportCall) -> (any SessionTask)? {
         URLRequest.gatheringTask(for: request, reportingTo: call) { urlRequest in
-            guard let upload = UploadReport(request, urlRequest: urlRequest) else {
-                // A completion that captures the call alone has the call as its context: no
-                // allocation, where one that also captured an absent report boxed both.
-                return session.dataTask(for: urlRequest) { data, response, error in
-                    Self.report(data, response, error, to: call, upload: nil)
-                }
-            }
+            let upload = UploadReport(request, urlRequest: urlRequest)
             return session.dataTask(for: urlRequest) { data, response, error in
                 Self.report(data, response, error, to: call, upload: upload)
             }
