@@ -13,9 +13,10 @@
 /// task-local values (a login an action awaits, or starts in `Task {}`), is cancelled with it. A
 /// completion-handler send is not (see `Network.startSend`): nothing awaits it but its caller's
 /// handler, and a login queue shares it among every send that waits.
-// A class with its lock inside (see `InlineLockedState`): one allocation per send, as the
-// struct around a `LockedState` was, with the lock's state in the same object.
 package final class SendCancellation: Sendable {
+    // A class with its lock inside (see `InlineLockedState`): one allocation per send, as the
+    // struct around a `LockedState` was, with the lock's state in the same object.
+
     /// The send the current task is running, if any.
     @TaskLocal package static var current: SendCancellation?
 
