@@ -68,9 +68,15 @@ final class SessionTransport: GatheringTransport {
 
     func gatheringTask(for request: TransportRequest, reportingTo call: TransportCall) -> (any SessionTask)? {
         URLRequest.gatheringTask(for: request, reportingTo: call) { urlRequest in
-            let upload = UploadReport(request, urlRequest: urlRequest)
+            guard let upload = UploadReport(request, urlRequest: urlRequest) else {
+                // The call is all this completion captures (named, not `Self`, which would capture
+                // the dynamic type too), so the call itself is its context: no allocation.
+                return session.dataTask(for: urlRequest) { data, response, error in
+                    SessionTransport.report(data, response, error, to: call, upload: nil)
+                }
+            }
             return session.dataTask(for: urlRequest) { data, response, error in
-                Self.report(data, response, error, to: call, upload: upload)
+                SessionTransport.report(data, response, error, to: call, upload: upload)
             }
         }
     }

@@ -93,11 +93,13 @@ final class DownloadTests: Sendable {
 
     /// Over `URLSessionTransport` on Linux the wire cannot be paused, so a streamed body's reader
     /// that falls behind has its bytes kept in a spill file, up to a limit (4 MiB here, with 1 MiB
-    /// in memory before it: room for what arrives between the head and the download's first
-    /// write on a busy machine, such as a ThreadSanitizer run, and far from the 16 MiB body). A download writes each chunk where the transport delivers it
-    /// instead: however slowly its task would run (here a progress handler that takes half a
-    /// millisecond a report), it never falls behind the wire. The body is held back until the
-    /// download's file exists, so that it all arrives once the download writes.
+    /// in memory before it, far from the 16 MiB body). A download writes each chunk where the
+    /// transport delivers it instead: however slowly its task would run (here a progress handler
+    /// that takes half a millisecond a report), it never falls behind the wire. The body is held
+    /// back until the network has the head (a response-began action opens the gate), so that
+    /// what is measured is the transfer once the download takes it over, not what a busy machine
+    /// (a ThreadSanitizer run beside a build) lets arrive while the request is still being sent:
+    /// holding the body only until the download's file existed let more than 5 MiB through there.
     @Test("a download over URLSession keeps the transfer's pace, however slow its task: nothing spills")
     func keepsPace() async throws {
         let body = Data((0..<16 * TransportTestRoutes.megabyte).map { UInt8(truncatingIfNeeded: $0 / 7) })
@@ -109,6 +111,7 @@ final class DownloadTests: Sendable {
         defer { transport.invalidate() }
         let network = URLSessionNetwork(
             configuration: NetworkConfiguration(baseURL: server.baseURL), transport: transport)
+        network.add(action: HeadGate(gate: gate))
         let destination = directory.appendingPathComponent("paced.bin")
         let reports = Counter()
         let download = Task {
@@ -119,12 +122,19 @@ final class DownloadTests: Sendable {
                     Thread.sleep(forTimeInterval: 0.000_5)
                 })
         }
-        try await waitUntil { folderContents.count == 1 }
-        gate.signal()
         let file = try await download.value
         #expect(file.byteCount == Int64(body.count))
         #expect(try Data(contentsOf: destination) == body)
         #expect(reports.count > 1)
+    }
+
+    /// Lets the server send the body once the network has the head.
+    private struct HeadGate: ResponseBeganAction {
+        let gate: DispatchSemaphore
+
+        func responseBegan(request: NetworkRequest, response: NetworkResponse) {
+            gate.signal()
+        }
     }
 
     @Test("a cancelled download leaves no file", arguments: TransportKind.allCases)
