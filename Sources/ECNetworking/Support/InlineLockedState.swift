@@ -1,17 +1,51 @@
 #if !canImport(Darwin)
     import Synchronization
+    #if canImport(Glibc)
+        import Glibc
+    #elseif canImport(Musl)
+        import Musl
+    #endif
 
     /// A value guarded by a lock, stored inside the object that owns it: for a `final class` that
     /// every attempt creates, where a ``LockedState`` (an allocation of its own) would double the
     /// object's cost.
     ///
-    /// On Linux it is `Synchronization.Mutex`, which the class holds inline: the object, its state
-    /// and its lock are one allocation, and locking is a futex word rather than a call into
-    /// `pthread_mutex_lock`. On Apple platforms, where `Mutex` needs macOS 15 and iOS 18, it is a
-    /// ``LockedState``, as before. Either way the owner declares it as a `let` and reaches the
-    /// value only through `withLock`; unlike a ``LockedState`` it cannot be copied out, which is
-    /// why only a class's stored property may be one.
-    package typealias InlineLockedState<State> = Mutex<State>
+    /// On Linux it holds a `Synchronization.Mutex` inline: the object, its state and its lock are
+    /// one allocation, and locking is a futex word rather than a call into `pthread_mutex_lock`.
+    /// On Apple platforms, where `Mutex` needs macOS 15 and iOS 18, it is a ``LockedState``, as
+    /// before. Either way the owner declares it as a `let` and reaches the value only through
+    /// `withLock`; unlike a ``LockedState`` it cannot be copied out, which is why only a class's
+    /// stored property may be one.
+    ///
+    /// ThreadSanitizer does not see the `Mutex` synchronise (its futex and atomics live in a
+    /// library built without instrumentation), so it would report every access to the state as a
+    /// race, in this package's tests and in those of any app that runs them under the sanitizer.
+    /// So each critical section also tells the sanitizer, when it is there, that it acquires and
+    /// releases this lock (see ``ThreadSanitizerAnnotations``); without the sanitizer that is one
+    /// check of a `nil` function pointer.
+    package struct InlineLockedState<State>: ~Copyable {
+        private let mutex: Mutex<State>
+
+        /// Guards `state`.
+        package init(_ state: consuming sending State) {
+            mutex = Mutex(state)
+        }
+
+        /// Runs `body` with exclusive access to the state.
+        package borrowing func withLock<Result, E: Error>(
+            _ body: (inout sending State) throws(E) -> sending Result
+        ) throws(E) -> sending Result {
+            try mutex.withLock { (state: inout sending State) throws(E) -> sending Result in
+                // The state's address (in the mutex, in the owning object) names the lock.
+                let address = withUnsafeMutablePointer(to: &state) { ThreadSanitizerAnnotations.acquire($0) }
+                defer { ThreadSanitizerAnnotations.release(address) }
+                return try body(&state)
+            }
+        }
+    }
+
+    // Safe as `Mutex` is: the value is reached only through `withLock`, under the lock.
+    extension InlineLockedState: @unchecked Sendable {}
 #else
     /// A value guarded by a lock, stored inside the object that owns it; on Apple platforms, where
     /// `Synchronization.Mutex` needs macOS 15 and iOS 18, a ``LockedState`` (see the Linux
