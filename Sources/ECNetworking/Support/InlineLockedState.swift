@@ -35,9 +35,12 @@
         package borrowing func withLock<Result, E: Error>(
             _ body: (inout sending State) throws(E) -> sending Result
         ) throws(E) -> sending Result {
-            try mutex.withLock { (state: inout sending State) throws(E) -> sending Result in
-                // The state's address (in the mutex, in the owning object) names the lock.
-                let address = withUnsafeMutablePointer(to: &state) { ThreadSanitizerAnnotations.acquire($0) }
+            // The mutex's address, in the owning object, names the lock. Taken before the lock
+            // and without touching the state: an access to the state before the sanitizer hears
+            // of the acquisition would itself be reported.
+            let address = withUnsafePointer(to: mutex) { UnsafeMutableRawPointer(mutating: $0) }
+            return try mutex.withLock { (state: inout sending State) throws(E) -> sending Result in
+                ThreadSanitizerAnnotations.acquire(address)
                 defer { ThreadSanitizerAnnotations.release(address) }
                 return try body(&state)
             }

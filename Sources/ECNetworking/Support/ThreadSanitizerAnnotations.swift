@@ -25,14 +25,9 @@
         }()
 
         /// Notes that the calling thread now holds the lock known by `address`: everything done
-        /// by the last thread that released it happened before what this one does next. Returns
-        /// `address`, for the matching ``release(_:)``.
-        @inline(__always) static func acquire<Pointee>(_ pointer: UnsafeMutablePointer<Pointee>)
-            -> UnsafeMutableRawPointer
-        {
-            let address = UnsafeMutableRawPointer(pointer)
+        /// by the last thread that released it happened before what this one does next.
+        @inline(__always) static func acquire(_ address: UnsafeMutableRawPointer) {
             annotations?.acquire(address)
-            return address
         }
 
         /// Notes that the calling thread is about to let go of the lock known by `address`.
