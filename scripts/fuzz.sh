@@ -57,7 +57,9 @@ build_if_changed() {
   local digest
   digest=$({ printf '%s\n' "$*"; cat "${inputs[@]}"; } | sha256sum | cut -d' ' -f1)
   if [ -f "$output" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$digest" ]; then return 0; fi
-  rm -f "$stamp"
+  # The output goes too: swiftc adds its objects to an archive that exists, so the objects of a
+  # source file since removed or renamed would stay in it, and the linker could take a stale one.
+  rm -f "$stamp" "$output"
   "$@"
   echo "$digest" > "$stamp"
 }
