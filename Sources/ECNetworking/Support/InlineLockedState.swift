@@ -1,14 +1,9 @@
 #if !canImport(Darwin)
     import Synchronization
-    #if canImport(Glibc)
-        import Glibc
-    #elseif canImport(Musl)
-        import Musl
-    #endif
 
-    /// A value guarded by a lock, stored inside the object that owns it: for a `final class` that
-    /// every attempt creates, where a ``LockedState`` (an allocation of its own) would double the
-    /// object's cost.
+    /// A value guarded by a lock, stored inside the `final class` that owns it, where a
+    /// ``LockedState`` would be an allocation of its own beside the object (a cost that counts for
+    /// the objects every send or attempt makes) and a call into `pthread_mutex_lock` at each use.
     ///
     /// On Linux it holds a `Synchronization.Mutex` inline: the object, its state and its lock are
     /// one allocation, and locking is a futex word rather than a call into `pthread_mutex_lock`.
@@ -22,7 +17,7 @@
     /// race, in this package's tests and in those of any app that runs them under the sanitizer.
     /// So each critical section also tells the sanitizer, when it is there, that it acquires and
     /// releases this lock (see ``ThreadSanitizerAnnotations``); without the sanitizer that is one
-    /// check of a `nil` function pointer.
+    /// check of an optional that is `nil`.
     package struct InlineLockedState<State>: ~Copyable {
         private let mutex: Mutex<State>
 
@@ -35,13 +30,14 @@
         package borrowing func withLock<Result, E: Error>(
             _ body: (inout sending State) throws(E) -> sending Result
         ) throws(E) -> sending Result {
-            // The mutex's address, in the owning object, names the lock. Taken before the lock
-            // and without touching the state: an access to the state before the sanitizer hears
-            // of the acquisition would itself be reported.
+            guard let sanitizer = ThreadSanitizerAnnotations.active else { return try mutex.withLock(body) }
+            // The mutex's address, in the owning object, names the lock to the sanitizer. Taken
+            // before the lock and without touching the state: an access to the state before the
+            // sanitizer hears of the acquisition would itself be reported.
             let address = withUnsafePointer(to: mutex) { UnsafeMutableRawPointer(mutating: $0) }
             return try mutex.withLock { (state: inout sending State) throws(E) -> sending Result in
-                ThreadSanitizerAnnotations.acquire(address)
-                defer { ThreadSanitizerAnnotations.release(address) }
+                sanitizer.acquire(address)
+                defer { sanitizer.release(address) }
                 return try body(&state)
             }
         }

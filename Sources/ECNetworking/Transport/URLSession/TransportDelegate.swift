@@ -25,7 +25,7 @@ import Foundation
 final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     // `@unchecked` because `NSObject` is not `Sendable`, so the compiler cannot check this class.
     // It is safe: every stored property is a constant of a `Sendable` type, and the only mutable
-    // state, the exchange table, is read and written only inside its `LockedState`.
+    // state, the exchange table, is read and written only inside its lock (`InlineLockedState`).
     private let exchanges = InlineLockedState([Int: URLSessionExchange]())
     /// Where task methods run, in the order they were decided: a suspension must never overtake
     /// the resumption decided after it.
