@@ -132,12 +132,15 @@ struct ReadmeResilienceTests {
         let network = URLSessionNetwork(
             configuration: NetworkConfiguration(baseURL: URL(string: "https://api.example.com")!), session: session)
         let spinner = Log<String>()
-        let pending = Task { try await network.send(ListUsersRequest(online: true)) }
+        // The stream registers when it is made, so it hears of the send that starts after it,
+        // however late the observing task runs.
+        let updates = network.activityUpdates()
         let observing = Task {
-            for await count in network.activityUpdates() {
+            for await count in updates {
                 spinner.append(count > 0 ? "spinning" : "idle")
             }
         }
+        let pending = Task { try await network.send(ListUsersRequest(online: true)) }
         while network.activeRequestCount == 0 { try await Task.sleep(for: .milliseconds(1)) }
 
         network.cancelAll(of: ListUsersRequest.self)  // or network.cancelAll()
