@@ -174,8 +174,9 @@ final class DownloadFile: Sendable {
         }
     }
 
-    /// Appends `data` to the file on the calling thread: the transport's, where a download's body
-    /// is pushed (see `ByteStream.push(to:)`), rather than the file's queue. The descriptor's lock
+    /// Appends `data` to the file on the calling thread: where a download's body is pushed (see
+    /// `ByteStream.push(to:)`; the transport's queue, or `BlockingWorkExecutor`), rather than the
+    /// file's queue. The descriptor's lock
     /// is held across the write, so that a close on the file's queue (a download that ended while a
     /// chunk was being written: cancelled, timed out) waits for the write to end instead of
     /// closing a number that may be another file's by the time it is used. A closed file fails.

@@ -226,7 +226,9 @@ struct FileDownload: Sendable {
     /// and the write in flight has ended.
     private func write(_ stream: ResponseStream, to file: DownloadFile, counting byteCount: inout Int64) async throws {
         // Where the transport can, each chunk is written where it arrives (see
-        // `ByteStream.push(to:)`): no hop per chunk, and the disk sets the transfer's pace.
+        // `ByteStream.push(to:)`): on FoundationNetworking's queue for a `URLSessionTransport`, on
+        // `BlockingWorkExecutor` where async-http-client's event loop resumes the read. No hop per
+        // chunk, none of the concurrency runtime's threads, and the disk sets the transfer's pace.
         // The gate is closed before the count is read: a chunk the transport was still handing
         // over when the body ended (a timeout, a cancellation) finds it closed and is not
         // written, so the file holds exactly the bytes counted, and a resumption in this process

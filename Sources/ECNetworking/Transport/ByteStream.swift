@@ -37,15 +37,41 @@ public struct ByteStream: AsyncSequence, Sendable {
 
     /// A stream of the chunks `sequence` produces, read once; empty chunks are skipped.
     public init<Chunks: AsyncSequence & Sendable>(_ sequence: Chunks) where Chunks.Element == Data {
-        self.init(makeIterator: {
-            var iterator = sequence.makeAsyncIterator()
-            return AsyncIterator {
-                while let chunk = try await iterator.next() {
-                    if !chunk.isEmpty { return chunk }
-                }
-                return nil
+        self.init(makeIterator: { Self.iterator(of: sequence) })
+    }
+
+    /// A stream of the chunks `sequence` produces, read once, which a push (see ``push(to:)``)
+    /// reads in a task that prefers `executor`: the receiver then takes each chunk on that
+    /// executor, where the read of the next one resumes too, so a receiver that blocks (a
+    /// download writing to its file) holds none of the concurrency runtime's threads and the
+    /// chunk costs no hop beyond the one that brought it.
+    @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
+    init<Chunks: AsyncSequence & Sendable>(_ sequence: Chunks, pushingOn executor: any TaskExecutor)
+    where Chunks.Element == Data {
+        source = .once(
+            LockedState(
+                Reading(
+                    makeIterator: { Self.iterator(of: sequence) },
+                    push: { receiver in
+                        try await withTaskExecutorPreference(executor) {
+                            var iterator = Self.iterator(of: sequence)
+                            while let chunk = try await iterator.next() {
+                                try receiver(chunk)
+                            }
+                        }
+                    })))
+    }
+
+    /// An iterator over `sequence` that skips its empty chunks.
+    private static func iterator<Chunks: AsyncSequence & Sendable>(of sequence: Chunks) -> AsyncIterator
+    where Chunks.Element == Data {
+        var iterator = sequence.makeAsyncIterator()
+        return AsyncIterator {
+            while let chunk = try await iterator.next() {
+                if !chunk.isEmpty { return chunk }
             }
-        })
+            return nil
+        }
     }
 
     /// A stream whose chunks `next` returns, one per call, until it returns `nil`; read once. This

@@ -128,6 +128,30 @@ final class DownloadTests: Sendable {
         #expect(reports.count > 1)
     }
 
+    #if AsyncHTTPClient
+        /// Where async-http-client's event loop resumes the download with a chunk, the chunk is
+        /// written: on the executor for blocking work, which is none of the concurrency runtime's
+        /// threads, with no hop to another task (the progress report runs where the write did).
+        @Test(
+            "over AsyncHTTPClientTransport each chunk is written off the concurrency runtime's threads",
+            arguments: [TransportKind.asyncHTTPClient, .asyncHTTPClientStreamed])
+        func writesOffRuntimeThreads(_ kind: TransportKind) async throws {
+            let server = try TransportTestRoutes.server()
+            defer { server.stop() }
+            let destination = directory.appendingPathComponent("pushed.bin")
+            let places = Log<Bool>()
+            try await kind.withNetwork(baseURL: server.baseURL) { network in
+                let file = try await network.download(
+                    request("big", on: server), to: destination,
+                    progress: TransferProgressHandler { _ in places.append(BlockingWorkExecutor.isCurrent) })
+                #expect(file.byteCount == Int64(TransportTestRoutes.fiveMegabytes.count))
+            }
+            #expect(try Data(contentsOf: destination) == TransportTestRoutes.fiveMegabytes)
+            #expect(places.all.count > 1)
+            #expect(places.all.allSatisfy { $0 }, "\(places.all.filter { !$0 }.count) of \(places.all.count) elsewhere")
+        }
+    #endif
+
     /// Lets the server send the body once the network has the head.
     private struct HeadGate: ResponseBeganAction {
         let gate: DispatchSemaphore

@@ -109,7 +109,18 @@
             let body = ResponseBodyChunks(
                 body: response.body, limit: request.maximumResponseSize, owner: owner)
             return TransportResponse(
-                statusCode: Int(response.status.code), headers: headers, url: request.url, body: ByteStream(body))
+                statusCode: Int(response.status.code), headers: headers, url: request.url, body: Self.stream(of: body))
+        }
+
+        /// A response body as a ``ByteStream``: where task executors exist, one a download pushes
+        /// to its file from a task on ``BlockingWorkExecutor`` (see
+        /// ``ByteStream/init(_:pushingOn:)``), which takes each chunk where the client's event loop
+        /// resumes it; without them, one it reads like any other stream.
+        private static func stream(of body: ResponseBodyChunks) -> ByteStream {
+            if #available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *) {
+                return ByteStream(body, pushingOn: BlockingWorkExecutor.shared)
+            }
+            return ByteStream(body)
         }
 
         /// Runs `request` through the client until its head arrives, sending it again when the
