@@ -20,7 +20,7 @@ import Foundation
 /// no further, stops reading from the socket.
 ///
 /// The idle timer measures the server's silence, not the consumer's: it never fires while bytes
-/// wait unread. Armed once per timeout period rather than once per chunk, it re-arms itself for
+/// wait unread, or while a pushed chunk is being written. Armed once per timeout period rather than once per chunk, it re-arms itself for
 /// what is left after the latest chunk.
 final class BodyRelay: DeadlineTarget, Sendable {
     private struct State: Sendable {
@@ -29,6 +29,9 @@ final class BodyRelay: DeadlineTarget, Sendable {
         var source: ByteStream?
         /// The chunk read from the transport and not yet taken by the consumer: at most one.
         var pending: Data?
+        /// Whether a pushed chunk is with its receiver (a download writing it) or its observers:
+        /// the consumer's time, like a pending chunk's, not the server's silence.
+        var isDelivering = false
         var receivedBytes: Int64 = 0
         /// How the body ended, once it has: `.success` for a body read to its end by the relay.
         var ending: Result<Void, any Error>?
@@ -144,9 +147,17 @@ final class BodyRelay: DeadlineTarget, Sendable {
             return state.source.take()
         }
         guard let source else { return false }
-        start { await self.push(source, to: receiver) }
-        // Nothing is kept for a consumer: waiting as one, this wakes at the relay's end.
-        _ = try await next()
+        let pushing = start { await self.push(source, to: receiver) }
+        do {
+            // Nothing is kept for a consumer: waiting as one, this wakes at the relay's end.
+            _ = try await next()
+        } catch {
+            // Stopped from outside: the pushing task, cancelled, may still be in `receiver` with a
+            // chunk (a download writing it). Waited for here, without holding a thread, so the
+            // caller finds the receiver done with the chunk (the file closed under no write).
+            await pushing.value
+            throw error
+        }
         return true
     }
 
@@ -186,9 +197,10 @@ final class BodyRelay: DeadlineTarget, Sendable {
         start { await self.read(source) }
     }
 
-    /// Starts the relay's reading task, which runs `read`, and its idle timer; a relay that ended
-    /// meanwhile cancels the task at once.
-    private func start(_ read: @escaping @Sendable () async -> Void) {
+    /// Starts the relay's reading task, which runs `read`, and its idle timer, and returns the
+    /// task; a relay that ended meanwhile cancels the task at once.
+    @discardableResult
+    private func start(_ read: @escaping @Sendable () async -> Void) -> Task<Void, Never> {
         let reader = Task { await read() }
         let stored = state.withLock { state -> Bool in
             guard state.ending == nil else { return false }
@@ -199,6 +211,7 @@ final class BodyRelay: DeadlineTarget, Sendable {
             return true
         }
         if !stored { reader.cancel() }
+        return reader
     }
 
     /// Reads `source` to its end or the relay's. The task holds the only reference to `source`,
@@ -222,11 +235,21 @@ final class BodyRelay: DeadlineTarget, Sendable {
             let isPushed = try await source.push { chunk in
                 // The relay ended (its idle timeout, a cancellation): the transfer stops too, and
                 // the chunk goes nowhere.
-                guard self.state.withLock({ $0.ending == nil }) else { throw CancellationError() }
+                let isRunning = self.state.withLock { state -> Bool in
+                    guard state.ending == nil else { return false }
+                    state.isDelivering = true
+                    return true
+                }
+                guard isRunning else { throw CancellationError() }
                 try receiver(chunk)
                 let arrival = self.state.withLock { Self.noteArrival(of: chunk, at: ContinuousClock.now, in: &$0) }
                 guard let arrival else { throw CancellationError() }
                 arrival.tell(chunk)
+                // The idle timer counts the server's silence from here on.
+                self.state.withLock { state in
+                    state.isDelivering = false
+                    state.lastActivity = ContinuousClock.now
+                }
             }
             guard isPushed else {
                 // Checked before the relay started: only a stream read elsewhere meanwhile.
@@ -295,11 +318,12 @@ final class BodyRelay: DeadlineTarget, Sendable {
 
     func deadlinePassed() {
         let now = ContinuousClock.now
-        // Bytes waiting for the consumer mean the server is not the one keeping it waiting.
+        // Bytes waiting for the consumer, or a chunk being written, mean the server is not the one
+        // keeping it waiting.
         let timing = state.withLock { state -> (remaining: Duration, idleTimeout: Duration)? in
             guard state.ending == nil, let idleTimeout = state.idleTimeout else { return nil }
             state.idleDeadline = nil
-            let silence = state.pending == nil ? now - state.lastActivity : .zero
+            let silence = state.pending == nil && !state.isDelivering ? now - state.lastActivity : .zero
             return (idleTimeout - silence, idleTimeout)
         }
         guard let (remaining, idleTimeout) = timing else { return }

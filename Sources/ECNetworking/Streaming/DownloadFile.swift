@@ -12,7 +12,8 @@ import Foundation
 /// new one, or the partial file of a broken download, reopened to take the rest of the body.
 ///
 /// Every call on the file (open, write, truncate, fsync, close, rename, unlink) runs on a queue of
-/// its own, never on the concurrency runtime's threads, which a slow disk or a long fsync would hold.
+/// its own, or, for the writes of a pushed body, where each chunk arrives (``writeNow(_:)``):
+/// never on the concurrency runtime's threads, which a slow disk or a long fsync would hold.
 final class DownloadFile: Sendable {
     private let queue: DispatchQueue
     /// The file's path.

@@ -221,7 +221,8 @@ struct FileDownload: Sendable {
         }
     }
 
-    /// Reads `stream` into `file`, a batch at a time, adding what arrives to `byteCount`. On a
+    /// Writes `stream` into `file`, each chunk where it arrives when the transport can push it,
+    /// else a batch at a time, adding what arrives to `byteCount`. On a
     /// failure the body is stopped with the error the caller gets, which its observers hear too,
     /// and the write in flight has ended.
     private func write(_ stream: ResponseStream, to file: DownloadFile, counting byteCount: inout Int64) async throws {

@@ -52,4 +52,46 @@ struct BodyRelayTests {
         #expect(received == (0..<200).map { "\($0)," }.joined())
         #expect(try await relay.next() == nil)
     }
+
+    /// A body pushed in three chunks, one after another, by the transport.
+    private static func pushedStream() -> ByteStream {
+        ByteStream(
+            next: { nil },
+            push: { receiver in
+                for index in 0..<3 { try receiver(Data("chunk \(index);".utf8)) }
+            })
+    }
+
+    @Test("the idle timeout does not count the time a pushed chunk takes to write as the server's silence")
+    func slowReceiverIsNotSilence() async throws {
+        let relay = BodyRelay(Self.pushedStream())
+        relay.configure(idleTimeout: .milliseconds(100), progress: nil, onEnd: { _ in })
+        let received = Log<String>()
+        let isPushed = try await relay.push { chunk in
+            // A disk that takes far longer than the idle timeout to write the first chunk.
+            if received.all.isEmpty { Thread.sleep(forTimeInterval: 0.35) }
+            received.append(String(decoding: chunk, as: UTF8.self))
+        }
+        #expect(isPushed)
+        #expect(received.all == ["chunk 0;", "chunk 1;", "chunk 2;"])
+    }
+
+    @Test("a push stopped from outside returns once the chunk being written is written")
+    func stopWaitsForTheWrite() async throws {
+        let relay = BodyRelay(Self.pushedStream())
+        let writes = Log<String>()
+        let push = Task {
+            try await relay.push { chunk in
+                writes.append("writing")
+                Thread.sleep(forTimeInterval: 0.3)
+                writes.append("written")
+            }
+        }
+        try await waitUntil { !writes.all.isEmpty }
+        relay.stop(with: NetworkError.cancelled)
+        let error = await #expect(throws: NetworkError.self) { try await push.value }
+        #expect(error?.isCancellation == true)
+        // The push had not returned while the receiver still held a chunk.
+        #expect(writes.all.last == "written", "\(writes.all)")
+    }
 }

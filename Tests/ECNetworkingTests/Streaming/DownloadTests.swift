@@ -132,6 +132,8 @@ final class DownloadTests: Sendable {
         /// Where async-http-client's event loop resumes the download with a chunk, the chunk is
         /// written: on the executor for blocking work, which is none of the concurrency runtime's
         /// threads, with no hop to another task (the progress report runs where the write did).
+        // Task executors, which the push runs on, are there from these releases (and on Linux).
+        @available(macOS 15, iOS 18, tvOS 18, watchOS 11, visionOS 2, *)
         @Test(
             "over AsyncHTTPClientTransport each chunk is written off the concurrency runtime's threads",
             arguments: [TransportKind.asyncHTTPClient, .asyncHTTPClientStreamed])
