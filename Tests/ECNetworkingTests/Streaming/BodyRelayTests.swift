@@ -53,23 +53,33 @@ struct BodyRelayTests {
         #expect(try await relay.next() == nil)
     }
 
-    /// A body pushed in three chunks, one after another, by the transport.
+    /// A body pushed in three chunks, one after another, from a thread of its own, as a transport
+    /// pushes from its own (none of the concurrency runtime's, which a slow receiver would hold).
     private static func pushedStream() -> ByteStream {
         ByteStream(
             next: { nil },
             push: { receiver in
-                for index in 0..<3 { try receiver(Data("chunk \(index);".utf8)) }
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                    Thread {
+                        continuation.resume(
+                            with: Result {
+                                for index in 0..<3 { try receiver(Data("chunk \(index);".utf8)) }
+                            })
+                    }.start()
+                }
             })
     }
 
     @Test("the idle timeout does not count the time a pushed chunk takes to write as the server's silence")
     func slowReceiverIsNotSilence() async throws {
         let relay = BodyRelay(Self.pushedStream())
-        relay.configure(idleTimeout: .milliseconds(100), progress: nil, onEnd: { _ in })
+        // Long enough that the pushing task is running before it could pass, however busy the
+        // machine; the first write takes more than twice as long.
+        relay.configure(idleTimeout: .milliseconds(300), progress: nil, onEnd: { _ in })
         let received = Log<String>()
         let isPushed = try await relay.push { chunk in
             // A disk that takes far longer than the idle timeout to write the first chunk.
-            if received.all.isEmpty { Thread.sleep(forTimeInterval: 0.35) }
+            if received.all.isEmpty { Thread.sleep(forTimeInterval: 0.7) }
             received.append(String(decoding: chunk, as: UTF8.self))
         }
         #expect(isPushed)
@@ -80,15 +90,19 @@ struct BodyRelayTests {
     func stopWaitsForTheWrite() async throws {
         let relay = BodyRelay(Self.pushedStream())
         let writes = Log<String>()
+        let stopped = DispatchSemaphore(value: 0)
         let push = Task {
             try await relay.push { chunk in
                 writes.append("writing")
-                Thread.sleep(forTimeInterval: 0.3)
+                // The first write lasts until the relay has been stopped, and a little longer.
+                if writes.all.count == 1 { _ = stopped.wait(timeout: .now() + 5) }
+                Thread.sleep(forTimeInterval: 0.1)
                 writes.append("written")
             }
         }
         try await waitUntil { !writes.all.isEmpty }
         relay.stop(with: NetworkError.cancelled)
+        stopped.signal()
         let error = await #expect(throws: NetworkError.self) { try await push.value }
         #expect(error?.isCancellation == true)
         // The push had not returned while the receiver still held a chunk.
