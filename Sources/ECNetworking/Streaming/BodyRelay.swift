@@ -20,8 +20,8 @@ import Foundation
 /// no further, stops reading from the socket.
 ///
 /// The idle timer measures the server's silence, not the consumer's: it never fires while bytes
-/// wait unread, or while a pushed chunk is being written. Armed once per timeout period rather than once per chunk, it re-arms itself for
-/// what is left after the latest chunk.
+/// wait unread, or while a pushed chunk is being written. Armed once per timeout period rather
+/// than once per chunk, it re-arms itself for what is left after the latest chunk.
 final class BodyRelay: DeadlineTarget, Sendable {
     private struct State: Sendable {
         /// The transport's body, until the reading task takes it or the relay ends: let go of, it
