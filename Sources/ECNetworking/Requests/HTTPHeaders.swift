@@ -100,6 +100,18 @@ public struct HTTPHeaders: Sendable, Hashable, ExpressibleByDictionaryLiteral, S
         }
     #endif
 
+    /// The media type of the `Content-Type` field, for a check that reads its type and subtype
+    /// alone. With FoundationNetworking, while the fields are still in the response, it is the
+    /// type the response parsed from the field when it was made (lowercased, without parameters),
+    /// which costs nothing, where reading the field lowercases every name the response has;
+    /// otherwise it is the field's whole value.
+    var contentMediaType: String? {
+        #if canImport(FoundationNetworking)
+            if let unreadResponse { return unreadResponse.mimeType }
+        #endif
+        return self["Content-Type"]
+    }
+
     /// Reads the fields out of the response they are still in, before they change.
     private mutating func readUnreadFields() {
         #if canImport(FoundationNetworking)

@@ -214,6 +214,8 @@ struct ContentTypeValidationTests {
         let lists = [
             ["application/json"], ["text/*", "image/png"], ["*/*"], ["bogus"], [], ["bogus", "application/json"],
             ["IMAGE/*"], ["application/json;q=0.5", "text/plain"],
+            // Named exactly: a type that does not parse is not taken by a range of the same text.
+            ["json"], ["a/b/c", "text/html"], [""], ["text/html", "application/"],
         ]
         for ranges in lists {
             #expect(MediaRange.text(contentType, fallsInAnyOf: ranges) == parsed(ranges), "\(ranges)")
@@ -236,6 +238,56 @@ struct ContentTypeLoopbackTests {
         } throws: { error in
             guard case .unacceptableContentType(let response)? = error as? NetworkError else { return false }
             return response.headers["Content-Type"] == "text/html"
+        }
+    }
+
+    /// How a send of ``GetUser`` ends when a server labels its body `contentType`.
+    enum Outcome: Equatable, Sendable {
+        case decoded
+        case unacceptableContentType
+        case decodingFailed
+    }
+
+    @Test(
+        "a server's label is judged as in memory over a URLSession and URLSessionTransport, with and without the check asked for",
+        arguments: [
+            // (label, body is JSON, outcome by default, outcome when the request asks for the check)
+            ("Application/JSON; charset=utf-8", true, Outcome.decoded, Outcome.decoded),
+            ("application/problem+json", true, .decoded, .decoded),
+            ("text/plain", true, .decoded, .unacceptableContentType),
+            ("text/html; charset=utf-8", false, .unacceptableContentType, .unacceptableContentType),
+            ("application/json", false, .decodingFailed, .decodingFailed),
+            ("json", true, .decoded, .unacceptableContentType),
+            ("json", false, .unacceptableContentType, .unacceptableContentType),
+        ])
+    func labelsOverFoundation(label: String, isJSON: Bool, byDefault: Outcome, whenAsked: Outcome) async throws {
+        let body = isJSON ? userJSON : Data("<html>sign in</html>".utf8)
+        let server = try LoopbackHTTPServer { _ in
+            .response(status: 200, headers: ["Content-Type": label], body: body)
+        }
+        defer { server.stop() }
+        let configuration = NetworkConfiguration(baseURL: server.baseURL)
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.finishTasksAndInvalidate() }
+        let networks = [
+            URLSessionNetwork(configuration: configuration),
+            URLSessionNetwork(configuration: configuration, session: session),
+        ]
+        func outcome(_ request: GetUser, on network: URLSessionNetwork) async -> Outcome? {
+            do {
+                _ = try await network.send(request)
+                return .decoded
+            } catch NetworkError.unacceptableContentType {
+                return .unacceptableContentType
+            } catch NetworkError.decodingFailed {
+                return .decodingFailed
+            } catch {
+                return nil
+            }
+        }
+        for network in networks {
+            #expect(await outcome(GetUser(), on: network) == byDefault, "\(label), by default")
+            #expect(await outcome(GetUser(validates: true), on: network) == whenAsked, "\(label), asked")
         }
     }
 }

@@ -34,16 +34,21 @@ enum ContentTypeValidation {
             failure = .mismatched
         }
         // Nothing to misread: checked before any header is parsed.
-        guard response.statusCode != 204, !response.body.isEmpty, let header = response.headers["Content-Type"]
-        else { return .accepted }
+        guard response.statusCode != 204, !response.body.isEmpty else { return .accepted }
         // The request's own `Accept` decides; without one, the response type's defaults do, read
         // in place: gathered into an array of ranges they would cost every send an allocation.
         if let accept = response.requestHeader("Accept") {
+            guard let header = response.headers["Content-Type"] else { return .accepted }
             return MediaRange.list(accept).admit(MediaRange(header)) ? .accepted : failure
-        } else if let defaultTypes, !MediaRange.text(header, fallsInAnyOf: defaultTypes) {
-            return failure
         }
-        return .accepted
+        guard let defaultTypes else { return .accepted }
+        // The defaults are matched on the type and subtype alone. The default check, which only
+        // decides which error a body that fails to decode reports, may take them from the media
+        // type the response parsed already (see `HTTPHeaders.contentMediaType`); a check the
+        // request asked for reads the header itself.
+        let contentType = failure == .mismatched ? response.headers.contentMediaType : response.headers["Content-Type"]
+        guard let contentType else { return .accepted }
+        return MediaRange.text(contentType, fallsInAnyOf: defaultTypes) ? .accepted : failure
     }
 }
 

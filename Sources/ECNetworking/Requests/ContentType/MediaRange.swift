@@ -61,9 +61,12 @@ struct MediaRange: Equatable, Sendable {
     /// parse is skipped, and when none parses, any type passes. The texts are read in place, with
     /// no range built: this is the check of every decoded response whose request has no `Accept`.
     static func text(_ contentType: String, fallsInAnyOf ranges: [String]) -> Bool {
-        var contentType = contentType
-        return contentType.withUTF8 { typeBytes in
+        var typeText = contentType
+        return typeText.withUTF8 { typeBytes in
             let typeParts = parts(of: typeBytes)
+            // The common case, read without parsing a range: a type that parses, named exactly by
+            // one of the ranges, which then parses the same way and takes it.
+            if typeParts != nil, ranges.contains(where: { $0 == contentType }) { return true }
             var namesAny = false
             for var range in ranges {
                 let accepted = range.withUTF8 { rangeBytes -> Bool? in
