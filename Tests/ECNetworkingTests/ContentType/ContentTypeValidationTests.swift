@@ -198,6 +198,7 @@ struct ContentTypeValidationTests {
         arguments: [
             "application/json", "Application/JSON; charset=utf-8", " application/problem+json ", "text/html",
             "application/jsonp", "image/png", "json", "a/b/c", "/json", "application/", "",
+            "application/json; charset=utf-8", "text/html;level=1", "application / json", "*/*", "text/*",
         ])
     func rangesReadInPlace(contentType: String) {
         /// What checking against parsed ranges tells: ranges that do not parse are skipped, and with
@@ -215,7 +216,8 @@ struct ContentTypeValidationTests {
             ["application/json"], ["text/*", "image/png"], ["*/*"], ["bogus"], [], ["bogus", "application/json"],
             ["IMAGE/*"], ["application/json;q=0.5", "text/plain"],
             // Named exactly: a type that does not parse is not taken by a range of the same text.
-            ["json"], ["a/b/c", "text/html"], [""], ["text/html", "application/"],
+            ["json"], ["a/b/c", "text/html"], [""], ["text/html", "application/"], ["application / json"],
+            ["*/*", "text/html"], ["text/*"],
         ]
         for ranges in lists {
             #expect(MediaRange.text(contentType, fallsInAnyOf: ranges) == parsed(ranges), "\(ranges)")

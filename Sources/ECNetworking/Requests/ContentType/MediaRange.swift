@@ -64,9 +64,15 @@ struct MediaRange: Equatable, Sendable {
         var typeText = contentType
         return typeText.withUTF8 { typeBytes in
             let typeParts = parts(of: typeBytes)
-            // The common case, read without parsing a range: a type that parses, named exactly by
-            // one of the ranges, which then parses the same way and takes it.
-            if typeParts != nil, ranges.contains(where: { $0 == contentType }) { return true }
+            // The common case, read without parsing a range: a range whose text is exactly the
+            // type's `type/subtype` (parameters aside, as in `application/json; charset=utf-8`)
+            // parses to the same type and subtype, so it takes the type.
+            if let (type, subtype) = typeParts {
+                let span = UnsafeBufferPointer(rebasing: typeBytes[type.lowerBound..<subtype.upperBound])
+                for var range in ranges where range.utf8.count == span.count {
+                    if range.withUTF8({ $0.elementsEqual(span) }) { return true }
+                }
+            }
             var namesAny = false
             for var range in ranges {
                 let accepted = range.withUTF8 { rangeBytes -> Bool? in
