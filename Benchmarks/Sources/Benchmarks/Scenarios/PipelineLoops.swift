@@ -27,6 +27,26 @@ struct BaselineLoop: PipelineLoop {
     }
 }
 
+/// The hand-written baseline made to keep the library's promises (see ``GuardedRawClient``): a
+/// diagnostic row, not a bar's baseline.
+struct GuardedBaselineLoop: PipelineLoop {
+    /// The client, holding the headers the library's actions would add.
+    let client: GuardedRawClient<InMemorySession>
+
+    /// A guarded client sending the headers that `actionCount` benchmark actions add.
+    init(session: InMemorySession, baseURL: URL, actionCount: Int) {
+        client = GuardedRawClient(
+            transport: session, baseURL: baseURL, headers: BenchmarkActions.headers(forActionCount: actionCount))
+    }
+
+    /// Sends through the guarded hand-written client.
+    func run(iterations: Int) async throws {
+        for _ in 0..<iterations {
+            try UsersFixture.check(try await client.listUsers())
+        }
+    }
+}
+
 /// The library: `URLSessionNetwork.send` with a typed request.
 struct LibraryLoop: PipelineLoop {
     /// The network, with its actions installed.

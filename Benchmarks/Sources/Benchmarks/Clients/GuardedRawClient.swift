@@ -1,0 +1,134 @@
+import Foundation
+import Synchronization
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The hand-written client of ``RawClient`` made to keep the promises the library keeps on every
+/// send, each in its leanest form: the send is registered where a "cancel everything" could reach
+/// it, waits through a one-shot call that a cancellation handler can end, has a deadline that a
+/// shared table holds until the answer comes, reads the clock at the start and the end of the
+/// transport, and checks the status and the `Content-Type` before decoding.
+///
+/// Not a baseline for a bar: a diagnostic, telling how much of the library's cost over the lean
+/// client any client pays for those promises, and how much is the library's own.
+struct GuardedRawClient<Transport: RawTransport>: Sendable {
+    /// The session it sends through.
+    let transport: Transport
+    /// The base URL `users` is appended to.
+    let baseURL: URL
+    /// The headers sent with every request.
+    let headers: [(name: String, value: String)]
+    /// One decoder for every response.
+    let decoder = JSONDecoder()
+    /// The sends in progress, where a "cancel everything" would find them.
+    let registry = GuardedSendRegistry()
+
+    /// Sends `GET users` and decodes the list.
+    func listUsers() async throws -> [User] {
+        var request = URLRequest(url: baseURL.appendingPathComponent(UsersFixture.path))
+        for header in headers {
+            request.addValue(header.value, forHTTPHeaderField: header.name)
+        }
+        let call = GuardedCall()
+        let registration = registry.register(call)
+        defer { registry.remove(registration) }
+        let start = ContinuousClock.now
+        let deadline = GuardedDeadlines.shared.schedule(at: start + .seconds(60))
+        defer { GuardedDeadlines.shared.cancel(deadline) }
+        let data: Data = try await withTaskCancellationHandler {
+            try await withUnsafeThrowingContinuation { continuation in
+                guard call.wait(continuation) else { return }
+                transport.start(request) { data, response, error in
+                    call.finish(Self.outcome(data, response, error))
+                }
+            }
+        } onCancel: {
+            call.finish(.failure(CancellationError()))
+        }
+        _ = ContinuousClock.now - start
+        return try decoder.decode([User].self, from: data)
+    }
+
+    /// The body of an answer with status 200 labelled JSON, or the error.
+    private static func outcome(_ data: Data?, _ response: URLResponse?, _ error: (any Error)?)
+        -> Result<Data, any Error>
+    {
+        if let error { return .failure(error) }
+        guard let response = response as? HTTPURLResponse else { return .failure(BenchmarkError.missingResponse) }
+        guard response.statusCode == 200 else { return .failure(BenchmarkError.unexpectedStatus(response.statusCode)) }
+        guard response.mimeType == "application/json" else { return .failure(BenchmarkError.missingResponse) }
+        return .success(data ?? Data())
+    }
+}
+
+/// One send's wait: resumed exactly once, by the answer or by cancellation, whichever comes first.
+final class GuardedCall: Sendable {
+    private let state = Mutex<(waiter: UnsafeContinuation<Data, any Error>?, outcome: Result<Data, any Error>?)>(
+        (nil, nil))
+
+    /// Registers the waiter; `false`, having resumed it, when the call has already ended.
+    func wait(_ continuation: UnsafeContinuation<Data, any Error>) -> Bool {
+        let early = state.withLock { state -> Result<Data, any Error>? in
+            if let outcome = state.outcome { return outcome }
+            state.waiter = continuation
+            return nil
+        }
+        guard let early else { return true }
+        continuation.resume(with: early)
+        return false
+    }
+
+    /// Ends the call with `outcome` unless it already ended.
+    func finish(_ outcome: Result<Data, any Error>) {
+        let waiter = state.withLock { state -> UnsafeContinuation<Data, any Error>?? in
+            guard state.outcome == nil else { return nil }
+            state.outcome = outcome
+            return .some(state.waiter.take())
+        }
+        if let waiter { waiter?.resume(with: outcome) }
+    }
+}
+
+/// The sends in progress of one client.
+final class GuardedSendRegistry: Sendable {
+    private let state = Mutex<(next: Int, calls: [Int: GuardedCall])>((0, [:]))
+
+    /// Registers `call` and returns its key.
+    func register(_ call: GuardedCall) -> Int {
+        state.withLock { state in
+            state.next += 1
+            state.calls[state.next] = call
+            return state.next
+        }
+    }
+
+    /// Removes the call registered under `key`.
+    func remove(_ key: Int) {
+        _ = state.withLock { $0.calls.removeValue(forKey: key) }
+    }
+}
+
+/// Every send's deadline, in one table for the process (no timer: the library arms one only for a
+/// new earliest deadline, which a run of sends with the same timeout never sets).
+final class GuardedDeadlines: Sendable {
+    /// The table every guarded client shares.
+    static let shared = GuardedDeadlines()
+
+    private let state = Mutex<(next: Int, deadlines: [Int: ContinuousClock.Instant])>((0, [:]))
+
+    /// Notes `deadline` and returns its key.
+    func schedule(at deadline: ContinuousClock.Instant) -> Int {
+        state.withLock { state in
+            state.next += 1
+            state.deadlines[state.next] = deadline
+            return state.next
+        }
+    }
+
+    /// Forgets the deadline noted under `key`.
+    func cancel(_ key: Int) {
+        _ = state.withLock { $0.deadlines.removeValue(forKey: key) }
+    }
+}
