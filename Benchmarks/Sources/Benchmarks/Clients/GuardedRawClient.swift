@@ -13,34 +13,30 @@ import Synchronization
 ///
 /// Not a baseline for a bar: a diagnostic, telling how much of the library's cost over the lean
 /// client any client pays for those promises, and how much is the library's own.
-struct GuardedRawClient<Transport: RawTransport>: Sendable {
-    /// The session it sends through.
-    let transport: Transport
-    /// The base URL `users` is appended to.
-    let baseURL: URL
-    /// The headers sent with every request.
-    let headers: [(name: String, value: String)]
-    /// One decoder for every response.
-    let decoder = JSONDecoder()
+struct GuardedRawClient<Transport: RawTransport>: UsersClient {
+    /// The lean client, whose request, session and decoder this one uses.
+    let raw: RawClient<Transport>
     /// The sends in progress, where a "cancel everything" would find them.
-    let registry = GuardedSendRegistry()
+    let registry = KeyedTable<GuardedCall>()
+
+    /// A client sending through `transport` to `baseURL` with `headers`.
+    init(transport: Transport, baseURL: URL, headers: [(name: String, value: String)]) {
+        raw = RawClient(transport: transport, baseURL: baseURL, headers: headers)
+    }
 
     /// Sends `GET users` and decodes the list.
     func listUsers() async throws -> [User] {
-        var request = URLRequest(url: baseURL.appendingPathComponent(UsersFixture.path))
-        for header in headers {
-            request.addValue(header.value, forHTTPHeaderField: header.name)
-        }
+        let request = raw.usersRequest()
         let call = GuardedCall()
-        let registration = registry.register(call)
+        let registration = registry.insert(call)
         defer { registry.remove(registration) }
         let start = ContinuousClock.now
-        let deadline = GuardedDeadlines.shared.schedule(at: start + .seconds(60))
-        defer { GuardedDeadlines.shared.cancel(deadline) }
+        let deadline = Self.deadlines.insert(start + .seconds(60))
+        defer { Self.deadlines.remove(deadline) }
         let data: Data = try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
                 guard call.wait(continuation) else { return }
-                transport.start(request) { data, response, error in
+                raw.transport.start(request) { data, response, error in
                     call.finish(Self.outcome(data, response, error))
                 }
             }
@@ -48,8 +44,12 @@ struct GuardedRawClient<Transport: RawTransport>: Sendable {
             call.finish(.failure(CancellationError()))
         }
         _ = ContinuousClock.now - start
-        return try decoder.decode([User].self, from: data)
+        return try raw.decoder.decode([User].self, from: data)
     }
+
+    /// Every send's deadline, in one table for the process (no timer: the library arms one only
+    /// for a new earliest deadline, which a run of sends with the same timeout never sets).
+    private static var deadlines: KeyedTable<ContinuousClock.Instant> { sharedDeadlines }
 
     /// The body of an answer with status 200 labelled JSON, or the error.
     private static func outcome(_ data: Data?, _ response: URLResponse?, _ error: (any Error)?)
@@ -91,44 +91,25 @@ final class GuardedCall: Sendable {
     }
 }
 
-/// The sends in progress of one client.
-final class GuardedSendRegistry: Sendable {
-    private let state = Mutex<(next: Int, calls: [Int: GuardedCall])>((0, [:]))
+/// Values under the keys it hands out, behind a lock: the registry of sends in progress, and the
+/// deadline table.
+final class KeyedTable<Value: Sendable>: Sendable {
+    private let state = Mutex<(next: Int, values: [Int: Value])>((0, [:]))
 
-    /// Registers `call` and returns its key.
-    func register(_ call: GuardedCall) -> Int {
+    /// Keeps `value` and returns its key.
+    func insert(_ value: Value) -> Int {
         state.withLock { state in
             state.next += 1
-            state.calls[state.next] = call
+            state.values[state.next] = value
             return state.next
         }
     }
 
-    /// Removes the call registered under `key`.
+    /// Forgets the value kept under `key`.
     func remove(_ key: Int) {
-        _ = state.withLock { $0.calls.removeValue(forKey: key) }
+        _ = state.withLock { $0.values.removeValue(forKey: key) }
     }
 }
 
-/// Every send's deadline, in one table for the process (no timer: the library arms one only for a
-/// new earliest deadline, which a run of sends with the same timeout never sets).
-final class GuardedDeadlines: Sendable {
-    /// The table every guarded client shares.
-    static let shared = GuardedDeadlines()
-
-    private let state = Mutex<(next: Int, deadlines: [Int: ContinuousClock.Instant])>((0, [:]))
-
-    /// Notes `deadline` and returns its key.
-    func schedule(at deadline: ContinuousClock.Instant) -> Int {
-        state.withLock { state in
-            state.next += 1
-            state.deadlines[state.next] = deadline
-            return state.next
-        }
-    }
-
-    /// Forgets the deadline noted under `key`.
-    func cancel(_ key: Int) {
-        _ = state.withLock { $0.deadlines.removeValue(forKey: key) }
-    }
-}
+/// The deadline table every guarded client shares.
+private let sharedDeadlines = KeyedTable<ContinuousClock.Instant>()

@@ -9,7 +9,7 @@ import Foundation
 /// `URLRequest`'s default, so no method is set, which on Linux would cost a normalising copy),
 /// bridges the completion handler to async with an unsafe continuation (the handler is called
 /// exactly once; the checked kind allocates), checks the status and decodes with `JSONDecoder`.
-struct RawClient<Transport: RawTransport>: Sendable {
+struct RawClient<Transport: RawTransport>: UsersClient {
     /// The session it sends through.
     let transport: Transport
     /// The base URL `users` is appended to.
@@ -19,12 +19,18 @@ struct RawClient<Transport: RawTransport>: Sendable {
     /// One decoder for every response, as the library keeps one in its configuration.
     let decoder = JSONDecoder()
 
-    /// Sends `GET users` and decodes the list.
-    func listUsers() async throws -> [User] {
+    /// `GET users` with the headers.
+    func usersRequest() -> URLRequest {
         var request = URLRequest(url: baseURL.appendingPathComponent(UsersFixture.path))
         for header in headers {
             request.addValue(header.value, forHTTPHeaderField: header.name)
         }
+        return request
+    }
+
+    /// Sends `GET users` and decodes the list.
+    func listUsers() async throws -> [User] {
+        let request = usersRequest()
         let data: Data = try await withUnsafeThrowingContinuation { continuation in
             transport.start(request) { data, response, error in
                 if let error {
