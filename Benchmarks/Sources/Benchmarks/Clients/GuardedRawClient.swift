@@ -13,7 +13,7 @@ import Synchronization
 ///
 /// Not a baseline for a bar: a diagnostic, telling how much of the library's cost over the lean
 /// client any client pays for those promises, and how much is the library's own.
-struct GuardedRawClient<Transport: RawTransport>: UsersClient {
+struct GuardedRawClient<Transport: RawTransport>: Sendable {
     /// The lean client, whose request, session and decoder this one uses.
     let raw: RawClient<Transport>
     /// The sends in progress, where a "cancel everything" would find them.

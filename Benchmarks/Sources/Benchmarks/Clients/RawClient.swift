@@ -9,7 +9,7 @@ import Foundation
 /// `URLRequest`'s default, so no method is set, which on Linux would cost a normalising copy),
 /// bridges the completion handler to async with an unsafe continuation (the handler is called
 /// exactly once; the checked kind allocates), checks the status and decodes with `JSONDecoder`.
-struct RawClient<Transport: RawTransport>: UsersClient {
+struct RawClient<Transport: RawTransport>: Sendable {
     /// The session it sends through.
     let transport: Transport
     /// The base URL `users` is appended to.

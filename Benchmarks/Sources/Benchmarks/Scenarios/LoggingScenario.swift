@@ -14,7 +14,7 @@ struct LoggingScenario {
         let variants = [
             PipelineVariant(
                 name: "hand-written, 4 headers",
-                loop: HandWrittenLoop(session: session, baseURL: baseURL, actionCount: 4)),
+                loop: BaselineLoop(session: session, baseURL: baseURL, actionCount: 4)),
             PipelineVariant(
                 name: "ECNetworking, 4 actions, logging off",
                 loop: LibraryLoop(session: session, baseURL: baseURL, actionCount: 4)),

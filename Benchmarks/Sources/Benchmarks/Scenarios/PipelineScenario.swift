@@ -19,7 +19,7 @@ struct PipelineScenario {
             variants.append(
                 PipelineVariant(
                     name: "hand-written, \(count) headers",
-                    loop: HandWrittenLoop(session: session, baseURL: baseURL, actionCount: count)))
+                    loop: BaselineLoop(session: session, baseURL: baseURL, actionCount: count)))
             variants.append(
                 PipelineVariant(
                     name: "ECNetworking, \(count) actions",
@@ -47,7 +47,7 @@ struct PipelineScenario {
         variants.append(
             PipelineVariant(
                 name: "hand-written with the guarantees, 0 headers",
-                loop: HandWrittenLoop(guardedOn: session, baseURL: baseURL, actionCount: 0)))
+                loop: GuardedBaselineLoop(session: session, baseURL: baseURL, actionCount: 0)))
 
         let plan = PipelineMeasurement.Plan(quick: quick)
         let figures = try await PipelineMeasurement.measure(variants, plan: plan)

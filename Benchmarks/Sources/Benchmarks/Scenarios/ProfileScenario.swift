@@ -31,7 +31,7 @@ struct ProfileScenario {
                     $0.logSink = .discard
                 }
             }
-            : HandWrittenLoop(session: session, baseURL: baseURL, actionCount: actionCount)
+            : BaselineLoop(session: session, baseURL: baseURL, actionCount: actionCount)
         let name = library ? "ECNetworking, \(actionCount) actions" : "hand-written, \(actionCount) headers"
         let clock = ContinuousClock()
         let start = clock.now
