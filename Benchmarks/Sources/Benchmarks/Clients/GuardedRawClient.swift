@@ -31,8 +31,8 @@ struct GuardedRawClient<Transport: RawTransport>: Sendable {
         let registration = registry.insert(call)
         defer { registry.remove(registration) }
         let start = ContinuousClock.now
-        let deadline = Self.deadlines.insert(start + .seconds(60))
-        defer { Self.deadlines.remove(deadline) }
+        let deadline = guardedDeadlines.insert(start + .seconds(60))
+        defer { guardedDeadlines.remove(deadline) }
         let data: Data = try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
                 guard call.wait(continuation) else { return }
@@ -43,13 +43,10 @@ struct GuardedRawClient<Transport: RawTransport>: Sendable {
         } onCancel: {
             call.finish(.failure(CancellationError()))
         }
+        // The transport's duration, as the library reads it for a send's timings.
         _ = ContinuousClock.now - start
         return try raw.decoder.decode([User].self, from: data)
     }
-
-    /// Every send's deadline, in one table for the process (no timer: the library arms one only
-    /// for a new earliest deadline, which a run of sends with the same timeout never sets).
-    private static var deadlines: KeyedTable<ContinuousClock.Instant> { sharedDeadlines }
 
     /// The body of an answer with status 200 labelled JSON, or the error.
     private static func outcome(_ data: Data?, _ response: URLResponse?, _ error: (any Error)?)
@@ -58,7 +55,9 @@ struct GuardedRawClient<Transport: RawTransport>: Sendable {
         if let error { return .failure(error) }
         guard let response = response as? HTTPURLResponse else { return .failure(BenchmarkError.missingResponse) }
         guard response.statusCode == 200 else { return .failure(BenchmarkError.unexpectedStatus(response.statusCode)) }
-        guard response.mimeType == "application/json" else { return .failure(BenchmarkError.missingResponse) }
+        guard response.mimeType == "application/json" else {
+            return .failure(BenchmarkError.unexpectedContentType(response.mimeType))
+        }
         return .success(data ?? Data())
     }
 }
@@ -111,5 +110,7 @@ final class KeyedTable<Value: Sendable>: Sendable {
     }
 }
 
-/// The deadline table every guarded client shares.
-private let sharedDeadlines = KeyedTable<ContinuousClock.Instant>()
+/// Every guarded send's deadline, in one table for the process, as the library keeps one scheduler
+/// (no timer: the library arms one only for a new earliest deadline, which a run of sends with the
+/// same timeout never sets). A global, since a generic type cannot have a stored static property.
+private let guardedDeadlines = KeyedTable<ContinuousClock.Instant>()

@@ -8,6 +8,8 @@ enum BenchmarkError: Error, CustomStringConvertible {
     case unexpectedStatus(Int?)
     /// The session answered with neither a response nor an error.
     case missingResponse
+    /// A response was labelled with another media type than JSON (or none).
+    case unexpectedContentType(String?)
     /// The loopback server did not report the port it bound.
     case serverDidNotStart
     /// A scenario's process ended without handing back its outcome.
@@ -27,6 +29,7 @@ enum BenchmarkError: Error, CustomStringConvertible {
             "a transfer of \(expected) bytes received \(received) and stored \(stored)"
         case .unexpectedStatus(let status): "unexpected HTTP status \(status.map(String.init) ?? "none")"
         case .missingResponse: "the session answered without a response"
+        case .unexpectedContentType(let type): "unexpected Content-Type \(type ?? "none")"
         case .serverDidNotStart: "the loopback server did not start"
         case .scenarioProcessFailed(let status): "the scenario's process exited with status \(status) and no outcome"
         case .toolFailed(let tool, let output): "\(tool) failed: \(output)"
