@@ -57,7 +57,8 @@ struct NetworkTransportStep: AttemptTransport {
                     wire, reading: reading, cancellation: context.cancellation, holdsSlot: &holdsSlot)
             } else {
                 response = try await TransportCall.send(
-                    wire.transportRequest, on: network.route, startedAt: transportStart)
+                    wire.transportRequest, on: network.route, startedAt: transportStart,
+                    cancellation: context.cancellation)
             }
             context.endTransport(startedAt: transportStart)
         }

@@ -14,7 +14,8 @@ extension NetworkTransportStep {
     ) async throws -> NetworkResponse {
         var transportRequest = wire.transportRequest
         transportRequest.uploadProgress = reading.progress
-        var response = try await TransportCall.send(transportRequest, on: network.route, collectingBody: false)
+        var response = try await TransportCall.send(
+            transportRequest, on: network.route, collectingBody: false, cancellation: cancellation)
         guard let bytes = response.bodyOnTheWire.take() else { return response }
         // From here on the relay owns the body: it alone reads, times and ends it.
         let body = StreamedBody(BodyRelay(bytes))

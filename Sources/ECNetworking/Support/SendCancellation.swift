@@ -137,7 +137,19 @@ extension SendCancellation {
         onCancel: @escaping @Sendable () -> Void,
         isolation: isolated (any Actor)? = #isolation
     ) async rethrows -> Value {
-        let send = current
+        try await withCancellationHandler(of: current, operation: operation, onCancel: onCancel, isolation: isolation)
+    }
+
+    /// ``withCancellationHandler(operation:onCancel:isolation:)`` for a caller that holds its send's
+    /// cancellation already, `send` (which must be ``current``, or `nil` when there is none): the
+    /// wire's wait on every attempt, where looking the task-local value up again cost a walk of
+    /// the task's local values and a copy of the reference.
+    @inline(__always) package static func withCancellationHandler<Value>(
+        of send: SendCancellation?,
+        operation: () async throws -> Value,
+        onCancel: @escaping @Sendable () -> Void,
+        isolation: isolated (any Actor)? = #isolation
+    ) async rethrows -> Value {
         let registration = send?.addHandler(onCancel)
         defer { send?.removeHandler(registration) }
         if send != nil && registration == nil { onCancel() }

@@ -69,15 +69,16 @@ final class TransportCall: DeadlineTarget {
         self.began = start
     }
 
-    /// Sends `request` and waits; cancelling the calling task, or its send, cancels the call.
+    /// Sends `request` and waits; cancelling the calling task, or its send, `cancellation` (the
+    /// task's current send, which the caller holds), cancels the call.
     // Inlined into the transport step (one async frame fewer per attempt) and run on the caller's
     // executor, so the attempt pays no executor switch into it and back.
     @inline(__always) nonisolated(nonsending) static func send(
         _ request: TransportRequest, on route: TransportRoute, collectingBody collectsBody: Bool = true,
-        startedAt start: SendMoment? = nil
+        startedAt start: SendMoment? = nil, cancellation: SendCancellation?
     ) async throws -> NetworkResponse {
         let call = TransportCall(request, on: route, collectsBody: collectsBody, startedAt: start)
-        return try await SendCancellation.withCancellationHandler {
+        return try await SendCancellation.withCancellationHandler(of: cancellation) {
             // Unchecked: `finish` hands the outcome out once, under the lock, so the continuation is
             // resumed exactly once; the checked kind would cost an allocation per request.
             // No check for cancellation here: one that came first has already ended the call

@@ -218,6 +218,8 @@ struct ContentTypeValidationTests {
             // Named exactly: a type that does not parse is not taken by a range of the same text.
             ["json"], ["a/b/c", "text/html"], [""], ["text/html", "application/"], ["application / json"],
             ["*/*", "text/html"], ["text/*"],
+            // Named in another case: types compare without regard to ASCII case.
+            ["APPLICATION/JSON"], ["Text/Html", "image/x"], ["image/PNG"], ["application/JSONP"],
         ]
         for ranges in lists {
             #expect(MediaRange.text(contentType, fallsInAnyOf: ranges) == parsed(ranges), "\(ranges)")

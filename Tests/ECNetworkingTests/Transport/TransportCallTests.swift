@@ -19,7 +19,8 @@ struct TransportCallTests {
     private func send(_ request: TransportRequest, through transport: any HTTPTransport) async throws
         -> NetworkResponse
     {
-        try await TransportCall.send(request, on: TransportRoute(transport, redirects: follower))
+        try await TransportCall.send(
+            request, on: TransportRoute(transport, redirects: follower), cancellation: SendCancellation.current)
     }
 
     @Test("the head and then the whole body make the response")
