@@ -1,3 +1,7 @@
+#if !canImport(Darwin)
+    import Synchronization
+#endif
+
 /// One send's own cancellation, apart from the task that made the send: what `cancelAll` sets.
 ///
 /// Cancelling a task is permanent, so cancelling the caller's task would also fail whatever it did
@@ -38,11 +42,25 @@ package final class SendCancellation: Sendable {
     // already ended, so running late does nothing, and the send was cancelled in any case.
     private let state = InlineLockedState(State())
 
+    #if !canImport(Darwin)
+        // `State.isCancelled`, for the reads that need nothing else: a send reads it at every
+        // attempt and after every action it runs. Set under the lock, just after the state's, so it
+        // never says cancelled before the state does. On Apple platforms, where `Atomic` needs
+        // macOS 15 and iOS 18, the lock is read instead.
+        private let cancelledFlag = Atomic<Bool>(false)
+    #endif
+
     /// Creates a send that is not cancelled.
     package init() {}
 
     /// Whether the send was cancelled.
-    package var isCancelled: Bool { state.withLock { $0.isCancelled } }
+    package var isCancelled: Bool {
+        #if !canImport(Darwin)
+            cancelledFlag.load(ordering: .acquiring)
+        #else
+            state.withLock { $0.isCancelled }
+        #endif
+    }
 
     /// Marks the send cancelled and runs its handlers, once; later calls do nothing.
     func cancel() {
@@ -70,6 +88,9 @@ package final class SendCancellation: Sendable {
         state.withLock { state -> PendingHandlers in
             guard !state.isCancelled else { return PendingHandlers(handler: nil, moreHandlers: [:]) }
             state.isCancelled = true
+            #if !canImport(Darwin)
+                cancelledFlag.store(true, ordering: .releasing)
+            #endif
             defer {
                 state.handler = nil
                 state.moreHandlers = [:]
