@@ -12,6 +12,12 @@
             self.client = client
         }
 
+        /// Whether ``shutdown()`` has begun (or the owner is going away): from then on the client
+        /// refuses new requests.
+        var hasShutDown: Bool {
+            isShutDown.withLock { $0 }
+        }
+
         /// Shuts the client down; a second call returns at once.
         func shutdown() async throws {
             guard markShutDown() else { return }

@@ -26,6 +26,36 @@
             try await transport.shutdown()
         }
 
+        // async-http-client refuses a request on a client that is shut down without telling the
+        // delegate the network's sends go through: before the transport noticed, such a send
+        // waited for its timeout, or for ever without one.
+        @Test(
+            "a network's send after the transport's shutdown fails at once with invalidated",
+            arguments: [false, true])
+        func networkSendAfterShutdown(clientPassedIn: Bool) async throws {
+            let server = try LoopbackHTTPServer { _ in .response(status: 200) }
+            defer { server.stop() }
+            let client = HTTPClient(
+                eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                configuration: HTTPClient.Configuration(redirectConfiguration: .disallow))
+            let transport = clientPassedIn ? AsyncHTTPClientTransport(client: client) : AsyncHTTPClientTransport()
+            var configuration = NetworkConfiguration(baseURL: server.baseURL)
+            configuration.timeout = nil
+            let network = HTTPNetwork(configuration: configuration, transport: transport)
+            let request = NetworkRequest(url: server.baseURL.appendingPathComponent("hello"))
+            _ = try await network.send(request)
+            try await clientPassedIn ? client.shutdown() : transport.shutdown()
+
+            let started = ContinuousClock.now
+            let error = await networkError { _ = try await network.send(request) }
+            guard case .invalidated? = error else {
+                Issue.record("expected invalidated, got \(String(describing: error))")
+                return
+            }
+            #expect(ContinuousClock.now - started < .seconds(5))
+            if !clientPassedIn { try await client.shutdown() }
+        }
+
         @Test("releasing an owned transport without shutdown shuts its client down, without a crash")
         func releaseWithoutShutdown() async throws {
             let server = try LoopbackHTTPServer(keepsConnectionsOpen: true) { _ in .response(status: 200) }
