@@ -28,7 +28,7 @@ extension NetworkError: LocalizedError {
         case .unacceptableContentType(let response):
             "The response's content type \(response.headers["Content-Type"].map { "\"\($0)\"" } ?? "(none)") is not one the request accepts."
         case .bodyNotReplayable(let response, let lastError):
-            "The request was not retried, since its body was a stream, read once"
+            "The request was not sent again, since its body was a stream, read once"
                 + (lastError.map { "; the attempt failed: \(redaction.describe($0))" }
                     ?? response.map { "; the attempt answered with status \($0.statusCode)." } ?? ".")
         case .decodingFailed(let error, let response):

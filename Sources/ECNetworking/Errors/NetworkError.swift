@@ -37,10 +37,12 @@ public enum NetworkError: Error, Sendable {
     /// ``NetworkConfiguration/maximumRetries`` allows (the retry policy's included). Carries the
     /// number of attempts and the response the action wanted retried.
     case retryLimitReached(attempts: Int, response: NetworkResponse)
-    /// A completed action or the retry policy asked for a retry, but the request's body was a
-    /// one-shot stream (``RequestBody/stream(_:length:contentType:)``) the attempt had consumed,
-    /// so the send ends rather than resend it. Carries the attempt's response, when it got one,
-    /// and its error, when it failed.
+    /// A completed action or the retry policy asked for a retry, or a 307 or 308 redirect for the
+    /// request again, but the request's body was a one-shot stream
+    /// (``RequestBody/stream(_:length:contentType:)``) the attempt had consumed, so the send ends
+    /// rather than resend it. The request was sent: the server may have acted on it. Carries the
+    /// attempt's response, when it got one (the redirect itself, for a redirect, with an empty
+    /// body), and its error, when it failed.
     case bodyNotReplayable(response: NetworkResponse?, lastError: (any Error)?)
     /// The session answered with something that is not an HTTP response.
     case invalidResponse

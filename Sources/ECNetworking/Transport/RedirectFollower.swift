@@ -77,8 +77,10 @@ struct RedirectFollower: Sendable {
                 next.headers.remove(name: name)
             }
         } else if let body = request.body, !body.isReplayable {
-            throw NetworkError.invalidRequest(
-                reason: "a \(response.statusCode) redirect must resend the body, which was a one-shot stream")
+            // The request went out with its body, which is gone: the server has it, so the
+            // error carries its answer rather than say that nothing was sent.
+            throw NetworkError.bodyNotReplayable(
+                response: NetworkResponse(copy response, body: Data(), requestedURL: request.url), lastError: nil)
         }
         if !Origin.same(originalURL, target) {
             for field in request.headers where redaction.isSensitiveHeader(field.name) {
