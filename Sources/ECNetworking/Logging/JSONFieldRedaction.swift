@@ -45,7 +45,8 @@ enum JSONFieldRedaction {
             let valueStart = skippingWhitespace(in: bytes, from: colonIndex + 1)
             // The key's bytes between its quotes; a string ending the data has no closing quote.
             let key = bytes[(index + 1)..<max(index + 1, stringEnd - 1)]
-            guard isSensitive(key) else {
+            guard isSensitive(key) || key.contains(backslash) && Self.isSensitive(unescaping: key, by: isSensitive)
+            else {
                 index = valueStart
                 continue
             }
@@ -58,6 +59,19 @@ enum JSONFieldRedaction {
         guard copiedUpTo > 0 else { return original }
         output += bytes[copiedUpTo...]
         return Data(output)
+    }
+
+    /// Whether the key written with escapes, `pass\u0077ord` or `pass\"word`, is sensitive as a
+    /// parser reads it: a JSON parser decodes the escapes, so the server sees `password` however
+    /// the key was written. A key whose escapes are malformed is judged by its bytes alone.
+    private static func isSensitive(
+        unescaping key: Slice<UnsafeBufferPointer<UInt8>>, by isSensitive: (Slice<UnsafeBufferPointer<UInt8>>) -> Bool
+    ) -> Bool {
+        // Rare enough (a key with a backslash) that decoding it as a JSON string costs nothing
+        // that matters, and the decoder handles every escape, surrogate pairs included.
+        let literal = Data([quote] + Array(key) + [quote])
+        guard let decoded = try? JSONDecoder().decode(String.self, from: literal) else { return false }
+        return Array(decoded.utf8).withUnsafeBufferPointer { isSensitive($0[...]) }
     }
 
     /// The index just past the string that starts with the quote at `start`, or the end.

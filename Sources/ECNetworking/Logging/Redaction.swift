@@ -208,7 +208,10 @@ package final class Redaction: Sendable {
     private static func mayHaveSensitivePair(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, names: SensitiveNames) -> Bool
     {
         guard !names.isEmpty, bytes.contains(UInt8(ascii: "=")) else { return false }
-        for pair in bytes.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false) {
+        let pairs = bytes.split(omittingEmptySubsequences: false) {
+            $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ";")
+        }
+        for pair in pairs {
             guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { continue }
             let name = pair[..<equals]
             if name.contains(UInt8(ascii: "%")) || names.matches(bytes: name) { return true }
@@ -244,18 +247,27 @@ package final class Redaction: Sendable {
     }
 
     /// Replaces the value of each `name=value` pair whose percent-decoded name is in `names`.
+    /// Pairs end at `&` or at `;`, which some servers still read as a separator (the HTML 4
+    /// recommendation, Java servlet containers, older PHP and Python): a token after a `;` is a
+    /// token to them.
     private static func redactPairs(_ text: Scalars, names: SensitiveNames, placeholder: String) -> String {
         guard !names.isEmpty, text.contains("=") else { return string(text) }
-        return
-            text
-            .split(separator: "&", omittingEmptySubsequences: false)
-            .map { pair -> String in
-                guard let equals = pair.firstIndex(of: "=") else { return string(pair) }
+        var result = ""
+        var pairStart = text.startIndex
+        while true {
+            let pairEnd = text[pairStart...].firstIndex { $0 == "&" || $0 == ";" } ?? text.endIndex
+            let pair = text[pairStart..<pairEnd]
+            if let equals = pair.firstIndex(of: "=") {
                 let name = string(pair[..<equals])
                 let decodedName = name.removingPercentEncoding ?? name
-                return names.matches(decodedName) ? name + "=" + placeholder : string(pair)
+                result += names.matches(decodedName) ? name + "=" + placeholder : string(pair)
+            } else {
+                result += string(pair)
             }
-            .joined(separator: "&")
+            guard pairEnd < text.endIndex else { return result }
+            result.unicodeScalars.append(text[pairEnd])
+            pairStart = text.index(after: pairEnd)
+        }
     }
 
     private static func string(_ scalars: Scalars) -> String {

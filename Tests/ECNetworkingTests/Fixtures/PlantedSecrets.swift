@@ -12,6 +12,8 @@ enum Planted {
     static let apiKey = "PLANTED-KEY-2"
     static let userAddedHeader = "PLANTED-TENANT-2B"
     static let accessToken = "PLANTED-QUERY-3"
+    /// After a `;`, which some servers still read as the query's separator.
+    static let semicolonToken = "PLANTED-QUERY-3B"
     static let amazonSignature = "PLANTED-AMZ-4"
     static let amazonCredential = "PLANTED-AMZ-4B"
     static let amazonSecurityToken = "PLANTED-AMZ-4C"
@@ -24,16 +26,18 @@ enum Planted {
     static let passwordConfirmation = "PLANTED-BODY-8B"
     static let nestedSecret = "PLANTED-BODY-8C"
     static let refreshTokenInArray = "PLANTED-BODY-8D"
+    /// Under a key written with an escape, `secre\u0074`, which a parser reads as `secret`.
+    static let escapedKeySecret = "PLANTED-BODY-8E"
     static let responseToken = "PLANTED-RESPONSE-9"
     static let responseRefreshToken = "PLANTED-RESPONSE-10"
     static let responseCookie = "PLANTED-COOKIE-11"
 
     /// Every planted secret.
     static let all = [
-        authorization, apiKey, userAddedHeader, accessToken, amazonSignature, amazonCredential,
+        authorization, apiKey, userAddedHeader, accessToken, semicolonToken, amazonSignature, amazonCredential,
         amazonSecurityToken, shortSignature, signature, userinfo, newPassword, currentPassword, password,
-        passwordConfirmation, nestedSecret, refreshTokenInArray, responseToken, responseRefreshToken,
-        responseCookie,
+        passwordConfirmation, nestedSecret, refreshTokenInArray, escapedKeySecret, responseToken,
+        responseRefreshToken, responseCookie,
     ]
 
     /// The secrets the default sensitive names cover: all but the header the user adds to
@@ -43,12 +47,14 @@ enum Planted {
     static let url = URL(
         string: "https://ada:\(userinfo)@api.example.com/v1/login?access_token=\(accessToken)"
             + "&X-Amz-Signature=\(amazonSignature)&X-Amz-Credential=\(amazonCredential)"
-            + "&X-Amz-Security-Token=\(amazonSecurityToken)&sig=\(shortSignature)&signature=\(signature)&page=2")!
+            + "&X-Amz-Security-Token=\(amazonSecurityToken)&sig=\(shortSignature)&signature=\(signature)&page=2"
+            + ";access_token=\(semicolonToken)")!
 
     static let body = """
         {"currentPassword":"\(currentPassword)","newPassword":"\(newPassword)","password":"\(password)",\
         "passwordConfirmation":"\(passwordConfirmation)","profile":{"clientSecret":"\(nestedSecret)","name":"ada"},\
-        "devices":[{"refresh_token":"\(refreshTokenInArray)","model":"phone"}]}
+        "devices":[{"refresh_token":"\(refreshTokenInArray)","model":"phone"}],\
+        "secre\\u0074":"\(escapedKeySecret)"}
         """
 
     static let responseBody = """

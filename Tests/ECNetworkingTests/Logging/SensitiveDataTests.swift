@@ -109,6 +109,11 @@ struct RedactionTests {
                 "https://api.example.com/a?next=https://u:p@b.example/&page=1",
             "/relative?PAGE=2&Sig=s": "/relative?PAGE=2&Sig=<redacted>",
             "https://api.example.com/a?=x&&token": "https://api.example.com/a?=x&&token",
+            // `;` separates pairs for the servers that still read it so.
+            "https://api.example.com/a?a=1;access_token=t&b=2":
+                "https://api.example.com/a?a=1;access_token=<redacted>&b=2",
+            "https://api.example.com/a#x=1;sig=s": "https://api.example.com/a#x=1;sig=<redacted>",
+            "https://api.example.com/a;p?b=1": "https://api.example.com/a;p?b=1",
         ]
         for (text, expected) in cases {
             #expect(redaction.urlText(text) == expected)
@@ -146,6 +151,26 @@ struct RedactionTests {
             let redacted = String(decoding: redaction.body(Data(body.utf8), contentType: nil), as: UTF8.self)
             #expect(!redacted.contains("p1") && !redacted.contains("t1"), "\(body) became \(redacted)")
         }
+    }
+
+    // A parser decodes a key's escapes, so the server reads `password` however it is written.
+    @Test(
+        "a JSON key written with escapes is judged as a parser reads it",
+        arguments: [#"pass\u0077ord"#, #"\u0070assword"#, #"to\u006Ben"#, #"api\u004Bey"#, #"na\u006De"#])
+    func escapedKeys(key: String) {
+        let body = #"{"id":1,"\#(key)":"S3CRET","after":"kept"}"#
+        let redacted = String(decoding: redaction.body(Data(body.utf8), contentType: nil), as: UTF8.self)
+        // `na\u006De` is the key `name`, no secret's name: its value stays.
+        let isSensitive = !key.hasPrefix("na")
+
+        #expect(redacted.contains("S3CRET") != isSensitive, "\(body) became \(redacted)")
+        #expect(redacted.contains(#""after":"kept""#))
+    }
+
+    @Test("a form body's pairs after a `;` lose their sensitive values too")
+    func formSemicolon() {
+        let form = redaction.body(Data("x=1;password=p1&y=2".utf8), contentType: "application/x-www-form-urlencoded")
+        #expect(String(decoding: form, as: UTF8.self) == "x=1;password=<redacted>&y=2")
     }
 
     @Test("escaped quotes inside values do not confuse the scanner")
