@@ -5,7 +5,8 @@
     import NIOHTTP1
 
     extension AsyncHTTPClientTransport {
-        /// The `User-Agent` sent when the request names none, as the `URLSession` transport does.
+        /// The `User-Agent` sent when the request names none, where the `URLSession` transport
+        /// sends `URLSession`'s own.
         static let defaultUserAgent = "ECNetworking"
 
         /// `request` as async-http-client sends it: headers in order with repeats kept, and the body
