@@ -59,7 +59,7 @@ extension NetworkError: LocalizedError {
         case .cancelled:
             "The request was cancelled."
         case .invalidated:
-            "The request was not sent: its network was invalidated and sends nothing any more."
+            "The request was not sent: its network was invalidated, or its transport shut down, and sends nothing any more."
         case .tlsSettingUnavailable(let setting):
             "The request was not sent: its transport cannot apply the TLS policy's \(setting.rawValue)."
         }
