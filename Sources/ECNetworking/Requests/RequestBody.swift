@@ -63,8 +63,9 @@ public struct RequestBody: Sendable {
     ///
     /// A stream is read once, so the send is never retried and never follows a 307 or 308
     /// redirect: both fail with ``NetworkError/bodyNotReplayable(response:lastError:)`` (for a
-    /// redirect, carrying the 3xx), rather than resend bytes already consumed. `length`, when given, must be the exact number of bytes the stream
-    /// produces: a transport that announces it (AsyncHTTPClientTransport) fails the send otherwise.
+    /// redirect, carrying the 3xx), rather than resend bytes already consumed. `length`, when
+    /// given, must be the exact number of bytes the stream produces: a transport that announces it
+    /// (AsyncHTTPClientTransport) fails the send otherwise.
     public static func stream<Chunks: AsyncSequence & Sendable>(
         _ chunks: Chunks, length: Int? = nil, contentType: String? = "application/octet-stream"
     ) -> RequestBody where Chunks.Element == Data {
