@@ -40,12 +40,30 @@ package struct StorableNetworkRequest: Sendable {
             carriesCredential = true
             if let claimed { partition = claimed }
         }
-        let requestKey = request.storageKey(for: keyed)
+        var requestKey = request.storageKey(for: keyed)
+        if partition == nil, !carriesCredential {
+            requestKey += Self.keySuffix(forQueryOf: keyed)
+        }
         self.request = networkRequest
         self.keyed = keyed
         self.partition = partition
         self.key = if let partition { partition.key(requestKey) } else if carriesCredential { nil } else { requestKey }
         self.sensitiveData = sensitiveData
+    }
+
+    /// What tells apart, in a key without a partition, requests whose query values the default
+    /// key hides: a digest of the whole URL, or nothing when the default redaction hides nothing.
+    ///
+    /// The default key (``StorableRequest/storageKey(for:)``) hides the values of the query
+    /// parameters logging hides by default, which is safe where those values are credentials: a
+    /// request that carries one is stored only in a partition, where the user is the same. But a
+    /// network whose ``NetworkConfiguration/sensitiveData`` names fewer stores such a request
+    /// without a partition, and two users' values (`?key=ALICE`, `?key=BOB`) made one key: one
+    /// user's answer reached the other. The digest keeps them apart without the value in the key.
+    private static func keySuffix(forQueryOf request: NetworkRequest) -> String {
+        let url = ((try? request.urlWithQuery()) ?? request.url).absoluteString
+        guard Redaction.default.urlText(url) != url else { return "" }
+        return " URL-SHA256: " + SHA256.hexadecimalHash(url, byteCount: 16)
     }
 
     /// Whether `sent`, the request as it went on the wire, still belongs where this send read

@@ -239,6 +239,32 @@ extension StorageTests {
             #expect(Fixtures.users(in: await store.storedResponse(for: key)) == Self.adaSecret)
         }
 
+        // The default key hides `key`'s value; a network that no longer counts `key` as a
+        // credential stores such requests without a partition, where the two users' values made
+        // one key and Bo was answered with Ada's entry.
+        @Test("a query value the network does not count as a credential keeps two users' keys apart")
+        func narrowedSensitiveNamesKeepKeysApart() async throws {
+            let session = MockSession()
+            session.stub(.any, with: [MockResponse(json: Self.adaSecret), MockResponse(json: Fixtures.bo)])
+            let network = makeNetwork(session: session) { $0.sensitiveData.queryParameters.remove("key") }
+            let store = InMemoryResponseStore()
+
+            let ada = try await network.send(
+                KeyedUsersRequest(key: "ADA-KEY"), storage: store, policy: .storedIfFresh)
+            let bo = try await network.send(
+                KeyedUsersRequest(key: "BO-KEY"), storage: store, policy: .storedIfFresh)
+
+            #expect(ada == StoredValue(value: Self.adaSecret, source: .network))
+            #expect(bo == StoredValue(value: Fixtures.bo, source: .network))
+            #expect(session.recordedRequests.count == 2)
+            #expect(store.count == 2)
+            // Each is still answered from its own entry.
+            let again = try await network.send(
+                KeyedUsersRequest(key: "ADA-KEY"), storage: store, policy: .storedIfFresh)
+            #expect(again.value == Self.adaSecret)
+            #expect(again.source == .store)
+        }
+
         @Test("AuthenticatingAction stores in its authenticator's partition, and only there")
         func authenticatingActionPartitions() async throws {
             let (network, session) = makeStubbedNetwork(answering: MockResponse(json: Self.adaSecret))
@@ -364,6 +390,18 @@ struct TokenUsersRequest: StorableRequest {
     func buildRequest(with baseURL: URL) -> NetworkRequest {
         var request = NetworkRequest(url: baseURL.appendingPathComponent("users"))
         request.queryItems = [URLQueryItem(name: "access_token", value: token)]
+        return request
+    }
+}
+
+/// `GET /users?key=…`, a query parameter the default key hides.
+struct KeyedUsersRequest: StorableRequest {
+    typealias Response = [User]
+    var key: String
+
+    func buildRequest(with baseURL: URL) -> NetworkRequest {
+        var request = NetworkRequest(url: baseURL.appendingPathComponent("users"))
+        request.queryItems = [URLQueryItem(name: "key", value: key)]
         return request
     }
 }
