@@ -108,6 +108,8 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     private let listener: Int32
     private let handler: @Sendable (ReceivedRequest) -> Reply
     private let keepsConnectionsOpen: Bool
+    /// How much of a `Content-Length` body is read before the handler answers; `nil` for all of it.
+    private let bodyReadLimit: Int?
     private let lock = NSLock()
     private var state = State()
 
@@ -132,8 +134,14 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
 
     /// Starts listening; each request is answered with `handler(request)`. With
     /// `keepsConnectionsOpen` a connection serves one request after another until the client
-    /// closes it, as a keep-alive server does, so a client that never lets go of it shows.
-    public init(keepsConnectionsOpen: Bool = false, handler: @escaping @Sendable (ReceivedRequest) -> Reply) throws {
+    /// closes it, as a keep-alive server does, so a client that never lets go of it shows. With
+    /// `readingBodiesUpTo`, the handler answers once that many bytes of a `Content-Length` body
+    /// have come, as a server that refuses an upload part-way does (the request it gets holds
+    /// those bytes only).
+    public init(
+        keepsConnectionsOpen: Bool = false, readingBodiesUpTo bodyReadLimit: Int? = nil,
+        handler: @escaping @Sendable (ReceivedRequest) -> Reply
+    ) throws {
         let (listener, port) = try Self.bindLoopbackSocket()
         guard listen(listener, 128) == 0 else {
             let code = errno
@@ -144,6 +152,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         self.port = port
         self.handler = handler
         self.keepsConnectionsOpen = keepsConnectionsOpen
+        self.bodyReadLimit = bodyReadLimit
         Thread { [self] in acceptConnections() }.start()
     }
 
@@ -301,7 +310,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             }
             body = decoded
         } else {
-            let length = Int(headers["content-length"] ?? "0") ?? 0
+            let length = min(Int(headers["content-length"] ?? "0") ?? 0, bodyReadLimit ?? .max)
             while body.count < length { guard receiveMore() else { return nil } }
         }
         var request = ReceivedRequest(method: String(requestLine[0]), path: String(requestLine[1]), headers: headers)

@@ -143,10 +143,12 @@ final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
     /// issuer certificate", "SSL: no alternative certificate subject name matches target host
     /// name") is `.secureConnectionFailed`, as the AsyncHTTPClient transport and Apple's
     /// `URLSession` report it. A connection the server closed without a byte of answer is
-    /// `.badServerResponse` there ("Empty reply from server"); it is a lost connection, as Apple's
-    /// `URLSession` and the AsyncHTTPClient transport report it, so that a request the server may
-    /// have received is told apart (see ``NetworkError/requestMayHaveBeenSent``).
-    private static func mapped(_ error: any Error, afterHead: Bool) -> any Error {
+    /// `.badServerResponse` there ("Empty reply from server"), and one closed or reset while the
+    /// request or its body was still going out, or before the answer's head, is `.unknown` ("Send
+    /// failure: Broken pipe", "Recv failure: Connection reset by peer"); each is a lost connection,
+    /// as Apple's `URLSession` and the AsyncHTTPClient transport report it, so that a request the
+    /// server may have received is told apart (see ``NetworkError/requestMayHaveBeenSent``).
+    static func mapped(_ error: any Error, afterHead: Bool) -> any Error {
         if let urlError = error as? URLError, !afterHead, urlError.code == .badServerResponse,
             urlError.localizedDescription == "Empty reply from server"
         {
@@ -159,8 +161,18 @@ final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
             if isTLSFailure(urlError) {
                 return NetworkError.transport(URLError(.secureConnectionFailed, userInfo: urlError.userInfo))
             }
+            if isConnectionFailure(urlError) {
+                return NetworkError.transport(URLError(.networkConnectionLost, userInfo: urlError.userInfo))
+            }
         }
         return NetworkError.normalize(error)
+    }
+
+    /// Whether libcurl's message in `error` says the connection failed under a transfer: its
+    /// `CURLE_SEND_ERROR` and `CURLE_RECV_ERROR`, which start so.
+    private static func isConnectionFailure(_ error: URLError) -> Bool {
+        let message = error.localizedDescription
+        return message.hasPrefix("Send failure") || message.hasPrefix("Recv failure")
     }
 
     /// Whether libcurl's message in `error` is one of its TLS failures, which all start so.

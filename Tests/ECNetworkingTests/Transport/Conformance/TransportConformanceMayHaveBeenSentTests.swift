@@ -58,6 +58,33 @@ struct TransportConformanceMayHaveBeenSentTests {
         #expect(!failure.localizedDescription.contains("may have received"))
     }
 
+    // A reset under the upload. FoundationNetworking reports it as a lost connection when libcurl
+    // says "Connection reset by peer"; when libcurl's send meets the closed socket as "Broken
+    // pipe" instead, it says code -1, which the transport maps (see TransportDelegateErrorTests).
+    @Test(
+        "a POST whose body the server cuts off part-way fails once, saying the server may have it",
+        arguments: TransportKind.allCases)
+    func uploadCutOff(_ kind: TransportKind) async throws {
+        let server = try LoopbackHTTPServer(readingBodiesUpTo: 65_536) { _ in .reset(Data()) }
+        defer { server.stop() }
+        let request = NetworkRequest(
+            method: .post, url: server.baseURL.appendingPathComponent("upload"),
+            body: .data(Data(repeating: 0x61, count: 8 << 20), contentType: "application/octet-stream"))
+
+        let error = try await kind.withNetwork(baseURL: server.baseURL) { network in
+            await networkError { _ = try await network.send(request) }
+        }
+
+        guard case .transport(let urlError)? = error else {
+            Issue.record("expected a transport error, got \(String(describing: error))")
+            return
+        }
+        #expect(urlError.code == .networkConnectionLost)
+        #expect(error?.requestMayHaveBeenSent == true)
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(server.requests.count == 1)
+    }
+
     @Test(
         "a POST whose answer breaks off after its head is a lost connection, not a request the server may have",
         arguments: TransportKind.allCases)
