@@ -250,9 +250,9 @@ extension StorageTests {
             let store = InMemoryResponseStore()
 
             let ada = try await network.send(
-                KeyedUsersRequest(key: "ADA-KEY"), storage: store, policy: .storedIfFresh)
+                TokenUsersRequest(token: "ADA-KEY", parameter: "key"), storage: store, policy: .storedIfFresh)
             let bo = try await network.send(
-                KeyedUsersRequest(key: "BO-KEY"), storage: store, policy: .storedIfFresh)
+                TokenUsersRequest(token: "BO-KEY", parameter: "key"), storage: store, policy: .storedIfFresh)
 
             #expect(ada == StoredValue(value: Self.adaSecret, source: .network))
             #expect(bo == StoredValue(value: Fixtures.bo, source: .network))
@@ -260,7 +260,7 @@ extension StorageTests {
             #expect(store.count == 2)
             // Each is still answered from its own entry.
             let again = try await network.send(
-                KeyedUsersRequest(key: "ADA-KEY"), storage: store, policy: .storedIfFresh)
+                TokenUsersRequest(token: "ADA-KEY", parameter: "key"), storage: store, policy: .storedIfFresh)
             #expect(again.value == Self.adaSecret)
             #expect(again.source == .store)
         }
@@ -382,26 +382,16 @@ extension StorageTests {
     }
 }
 
-/// `GET /users?access_token=…`: a credential in the query.
+/// `GET /users?access_token=…`: a credential in the query (or in another parameter, `parameter`).
 struct TokenUsersRequest: StorableRequest {
     typealias Response = [User]
     var token: String
+    /// The query parameter that carries it.
+    var parameter = "access_token"
 
     func buildRequest(with baseURL: URL) -> NetworkRequest {
         var request = NetworkRequest(url: baseURL.appendingPathComponent("users"))
-        request.queryItems = [URLQueryItem(name: "access_token", value: token)]
-        return request
-    }
-}
-
-/// `GET /users?key=…`, a query parameter the default key hides.
-struct KeyedUsersRequest: StorableRequest {
-    typealias Response = [User]
-    var key: String
-
-    func buildRequest(with baseURL: URL) -> NetworkRequest {
-        var request = NetworkRequest(url: baseURL.appendingPathComponent("users"))
-        request.queryItems = [URLQueryItem(name: "key", value: key)]
+        request.queryItems = [URLQueryItem(name: parameter, value: token)]
         return request
     }
 }
