@@ -212,7 +212,8 @@ public final class HTTPNetwork: Network, ActiveSendTracking {
     }
 
     /// The number of sends in progress, now and after every change, for example to
-    /// drive a network-activity indicator. The stream ends when its consumer stops iterating.
+    /// drive a network-activity indicator. The stream ends when its consumer stops iterating
+    /// (cancel its task), not when the network is invalidated: it then reports 0 and waits.
     public func activityUpdates() -> AsyncStream<Int> {
         activeSends.updates()
     }

@@ -50,8 +50,9 @@ public struct NetworkConfiguration: Sendable {
     /// draw on this one allowance, and ``RequestMetrics/retriedBy`` says who asked for each retry.
     /// A retry asked for once it is spent ends the send: with
     /// ``NetworkError/retryLimitReached(attempts:response:)`` when an action asked, with
-    /// ``NetworkError/retriesExhausted(attempts:lastError:)`` when the policy did. Below zero means
-    /// zero.
+    /// ``NetworkError/retriesExhausted(attempts:lastError:)`` when the policy did, after at least
+    /// one retry (with no retry allowed, the policy's first failure ends the send as it is). Below
+    /// zero means zero.
     public var maximumRetries: Int
     /// The queue completion handlers are called on; `nil`, the default, calls them on whichever
     /// thread the send finished on (a server or command-line tool may never run the main queue).
@@ -103,7 +104,9 @@ public struct NetworkConfiguration: Sendable {
     /// retries only when a completed action asks. See ``RetryPolicy``.
     public var retryPolicy: RetryPolicy?
     /// How long one action may take at one stage before the send fails with
-    /// ``NetworkError/actionTimedOut(action:after:)``; `nil`, the default, means no limit.
+    /// ``NetworkError/actionTimedOut(action:after:)``; `nil`, the default, means no limit. A limit
+    /// of zero or below fails a send that runs an action with
+    /// ``NetworkError/invalidRequest(reason:)`` naming this setting.
     ///
     /// With a limit, each action runs in a task of its own, which the deadline, the caller's
     /// cancellation and ``HTTPNetwork/cancelAll()`` cancel; without one, actions run in the

@@ -27,6 +27,11 @@ final class ActionDeadline<Value: Sendable>: DeadlineTarget {
         timeout: Duration,
         _ operation: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
+        // A limit of no time at all would fail every action of every send, each as if it had hung.
+        guard timeout > .zero else {
+            throw NetworkError.invalidRequest(
+                reason: "NetworkConfiguration.actionTimeout is \(timeout); it must be above zero, or nil for no limit")
+        }
         let deadline = ActionDeadline(actionName: String(describing: type(of: action)), timeout: timeout)
         return try await SendCancellation.withCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

@@ -32,6 +32,26 @@ struct ActionTimeoutTests {
         #expect(session.recordedRequests.isEmpty)
     }
 
+    // A limit of no time failed every send as if its action had hung ("did not finish within -1.0
+    // seconds"), naming the action rather than the setting.
+    @Test(
+        "a limit of zero or below fails the send with invalidRequest naming the setting, sending nothing",
+        arguments: [Duration.zero, .seconds(-1)])
+    func nonPositiveLimit(limit: Duration) async throws {
+        let session = MockSession()
+        session.stub(with: MockResponse(statusCode: 204))
+        let network = makeNetwork(session: session) { $0.actionTimeout = limit }
+        network.add(action: AddHeader(name: "X-A", value: "1"))
+
+        await #expect {
+            _ = try await network.send(ListUsers())
+        } throws: { error in
+            guard case .invalidRequest(let reason)? = error as? NetworkError else { return false }
+            return reason.contains("actionTimeout")
+        }
+        #expect(session.recordedRequests.isEmpty)
+    }
+
     @Test("a quick action under a time limit works as usual, at both stages")
     func quickAction() async throws {
         let session = MockSession()
