@@ -86,19 +86,18 @@
         }
 
         func resume() {
-            // A client that is shut down refuses the request without telling its delegate: only
-            // the task's future fails. Unnoticed, the send would wait for its deadline, or, without
-            // one, for ever.
-            if transport.owner?.hasShutDown == true { return completion(.failure(NetworkError.invalidated)) }
             let task = transport.client.execute(request: request, delegate: self, deadline: nil)
             let isCancelled = state.withLock { state in
                 state.task = task
                 return state.isCancelled
             }
             if isCancelled { task.cancel() }
-            // The future is watched only where the client may have refused the task: a client
-            // passed in, which its owner may have shut down, and one shut down during this call.
-            // Watching it costs a hop to the event loop, which every other send is spared.
+            // A client that is shut down refuses the request without telling its delegate: only
+            // the task's future fails, and unnoticed, the send would wait for its deadline, or,
+            // without one, for ever. So the future is watched where the client may have refused
+            // the task: a client passed in, which its owner may have shut down, and one shut down
+            // by now (checked after `execute`, so a shutdown during the call is seen too). Watching
+            // costs a hop to the event loop, which every other send is spared.
             if transport.owner?.hasShutDown ?? true {
                 task.futureResult.whenFailure { [completion] error in
                     // Any other failure reaches the delegate, which reports it; a second report
