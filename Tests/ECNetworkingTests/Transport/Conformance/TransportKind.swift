@@ -35,6 +35,11 @@ enum TransportKind: String, CaseIterable, Sendable, CustomTestStringConvertible 
         }
     }
 
+    /// Whether the kind sends through a `URLSession` (FoundationNetworking on Linux).
+    var usesURLSession: Bool {
+        rawValue.hasPrefix("urlSession")
+    }
+
     private var isStreamed: Bool {
         rawValue.hasSuffix("Streamed")
     }
