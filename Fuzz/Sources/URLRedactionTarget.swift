@@ -4,9 +4,10 @@
 // Input: the text. `SECRETVALUE` plays the secret.
 // Checks: when every `SECRETVALUE` of the text is inside userinfo or the value of a sensitive
 // parameter, as a reading of the bytes finds them (query after the first `?`, fragment after the
-// first `#`, pairs split at `&`, the name before the first `=`, percent-decoded), the redacted text
-// does not hold it; text with nothing to redact comes back unchanged; redacting twice changes
-// nothing more; and a URL that parsed still parses once redacted with the URL placeholder.
+// first `#`, pairs split at `&`, and where a pair's name is not sensitive its parts split at `;`,
+// the name before the first `=`, percent-decoded), the redacted text does not hold it; text with
+// nothing to redact comes back unchanged; redacting twice changes nothing more; and a URL that
+// parsed still parses once redacted with the URL placeholder.
 
 import Foundation
 
@@ -67,12 +68,23 @@ enum URLRedactionTarget: FuzzTarget {
         }
         let query = bytes[min(queryStart + 1, fragmentStart)..<fragmentStart]
         let fragment = bytes[min(fragmentStart + 1, bytes.endIndex)...]
+        // The value of a pair whose name is sensitive, and, where it is not, of each `;`-separated
+        // part of it whose name is: some servers read `;` as a separator too.
+        func sensitiveValue(of pair: ArraySlice<UInt8>) -> Range<Int>? {
+            guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { return nil }
+            let name = text(pair[..<equals])
+            let decoded = name.removingPercentEncoding ?? name
+            guard SensitiveNames.defaultQueryParameters.matches(decoded) else { return nil }
+            return (equals + 1)..<pair.endIndex
+        }
         for part in [query, fragment] {
             for pair in part.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false) {
-                guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { continue }
-                let name = text(pair[..<equals])
-                if SensitiveNames.defaultQueryParameters.matches(name.removingPercentEncoding ?? name) {
-                    ranges.append((equals + 1)..<pair.endIndex)
+                if let value = sensitiveValue(of: pair) {
+                    ranges.append(value)
+                    continue
+                }
+                for piece in pair.split(separator: UInt8(ascii: ";"), omittingEmptySubsequences: false) {
+                    if let value = sensitiveValue(of: piece) { ranges.append(value) }
                 }
             }
         }

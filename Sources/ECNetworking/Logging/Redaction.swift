@@ -208,10 +208,13 @@ package final class Redaction: Sendable {
     private static func mayHaveSensitivePair(_ bytes: Slice<UnsafeBufferPointer<UInt8>>, names: SensitiveNames) -> Bool
     {
         guard !names.isEmpty, bytes.contains(UInt8(ascii: "=")) else { return false }
-        let pairs = bytes.split(omittingEmptySubsequences: false) {
-            $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ";")
-        }
-        for pair in pairs {
+        // Both readings of ``redactPairs(_:names:placeholder:)``: pairs split at `&`, and at `;` too.
+        let byAmpersand = bytes.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: false)
+        let bySemicolonToo =
+            bytes.contains(UInt8(ascii: ";"))
+            ? bytes.split(omittingEmptySubsequences: false) { $0 == UInt8(ascii: "&") || $0 == UInt8(ascii: ";") }
+            : []
+        for pair in byAmpersand + bySemicolonToo {
             guard let equals = pair.firstIndex(of: UInt8(ascii: "=")) else { continue }
             let name = pair[..<equals]
             if name.contains(UInt8(ascii: "%")) || names.matches(bytes: name) { return true }
@@ -246,28 +249,34 @@ package final class Redaction: Sendable {
         return string(text[..<schemeEnd]) + placeholder + string(text[at...])
     }
 
-    /// Replaces the value of each `name=value` pair whose percent-decoded name is in `names`.
-    /// Pairs end at `&` or at `;`, which some servers still read as a separator (the HTML 4
-    /// recommendation, Java servlet containers, older PHP and Python): a token after a `;` is a
-    /// token to them.
+    /// Replaces the value of each `name=value` pair whose percent-decoded name is in `names`, as
+    /// pairs split at `&` read, and as pairs split at `;` too read: some servers still take `;` for
+    /// a separator (the HTML 4 recommendation, Java servlet containers, older PHP and Python), so a
+    /// token after a `;` is a token to them, while to the others `id_to;ken` is one name.
     private static func redactPairs(_ text: Scalars, names: SensitiveNames, placeholder: String) -> String {
         guard !names.isEmpty, text.contains("=") else { return string(text) }
-        var result = ""
-        var pairStart = text.startIndex
-        while true {
-            let pairEnd = text[pairStart...].firstIndex { $0 == "&" || $0 == ";" } ?? text.endIndex
-            let pair = text[pairStart..<pairEnd]
-            if let equals = pair.firstIndex(of: "=") {
-                let name = string(pair[..<equals])
-                let decodedName = name.removingPercentEncoding ?? name
-                result += names.matches(decodedName) ? name + "=" + placeholder : string(pair)
-            } else {
-                result += string(pair)
-            }
-            guard pairEnd < text.endIndex else { return result }
-            result.unicodeScalars.append(text[pairEnd])
-            pairStart = text.index(after: pairEnd)
+        return
+            text
+            .split(separator: "&", omittingEmptySubsequences: false)
+            .map { redactedPair($0, names: names, placeholder: placeholder) }
+            .joined(separator: "&")
+    }
+
+    /// `pair` with its value replaced when its name is sensitive; otherwise, unless `pair` is
+    /// already a part of one, its `;`-separated parts each judged alike.
+    private static func redactedPair(
+        _ pair: Scalars, names: SensitiveNames, placeholder: String, isPart: Bool = false
+    ) -> String {
+        if let equals = pair.firstIndex(of: "=") {
+            let name = string(pair[..<equals])
+            if names.matches(name.removingPercentEncoding ?? name) { return name + "=" + placeholder }
         }
+        guard !isPart, pair.contains(";") else { return string(pair) }
+        return
+            pair
+            .split(separator: ";", omittingEmptySubsequences: false)
+            .map { redactedPair($0, names: names, placeholder: placeholder, isPart: true) }
+            .joined(separator: ";")
     }
 
     private static func string(_ scalars: Scalars) -> String {
