@@ -40,6 +40,7 @@ let targets = [
     RegisteredTarget(ContentRangeTarget.self),
     RegisteredTarget(ContentDispositionTarget.self),
     RegisteredTarget(HTTPDateTarget.self),
+    RegisteredTarget(SetCookieTarget.self),
 ]
 
 // Set once in `LLVMFuzzerInitialize`, before libFuzzer calls `LLVMFuzzerTestOneInput` from the one

@@ -137,6 +137,18 @@ struct CookieJarTests {
         #expect(jar.cookieHeader(for: URL(string: "https://example.com/other")!) == nil)
     }
 
+    @Test("a field with a control character other than a tab is ignored whole, so none reaches a Cookie header")
+    func controlCharactersIgnored() throws {
+        let jar = CookieJar()
+        let url = URL(string: "https://example.com/")!
+        let refused = ["a=1\r\nX-Injected: 1", "b=1\u{0}", "c=\u{1}1", "d=1; Path=/\u{7F}", "e\u{1B}=1"]
+        jar.store(setCookieFields: refused + ["tab=1\t2; Path=/"], from: url)
+        #expect(jar.cookieHeader(for: url) == "tab=1\t2")
+        #expect(jar.count == 1)
+        // The header the jar makes passes the checks every request's headers pass.
+        try HeaderValidation.validate(["Cookie": try #require(jar.cookieHeader(for: url))])
+    }
+
     @Test("an attribute over 1,024 bytes is ignored, so a Path cannot grow a stored cookie")
     func longAttributeIgnored() {
         let jar = CookieJar()

@@ -20,9 +20,14 @@ struct SetCookie: Sendable, Equatable {
     static let maximumByteCount = 4_096
 
     /// The cookie a `Set-Cookie` field value sets for a response to `url`, or `nil` when RFC 6265
-    /// says to ignore it: no `=`, an empty name, too long, a `Domain` the URL's host does not
-    /// belong to (or a single label, such as `com`), or `Secure` set over plain http.
+    /// says to ignore it: a control character other than a tab, no `=`, an empty name, too long, a
+    /// `Domain` the URL's host does not belong to (or a single label, such as `com`), or `Secure`
+    /// set over plain http.
     init?(_ field: Substring, from url: URL, now: Date) {
+        // RFC 6265bis, 5.6: a field with a control character is ignored whole. Kept, its value
+        // would go back in the `Cookie` header of later requests, where a CR, LF or NUL would be a
+        // line of the server's own making.
+        guard !field.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else { return nil }
         guard let host = url.host?.lowercased(), !host.isEmpty else { return nil }
         var parts = field.split(separator: ";", omittingEmptySubsequences: false).makeIterator()
         guard let pair = parts.next(), let equals = pair.firstIndex(of: "=") else { return nil }
