@@ -33,7 +33,8 @@ struct WireRequest: Sendable {
         let url = try request.urlWithQuery()
         guard Self.isAbsoluteHTTP(url) else {
             let shown = Redaction(configuration.sensitiveData).url(url)
-            throw NetworkError.invalidRequest(reason: "\"\(shown)\" is not an absolute http or https URL")
+            throw NetworkError.invalidRequest(
+                reason: "\"\(shown)\" is not an absolute http or https URL with a port from 1 to 65535")
         }
         guard HeaderValidation.isToken(request.method.rawValue) else {
             throw NetworkError.invalidRequest(reason: "\"\(request.method.rawValue)\" is not a valid HTTP method")
@@ -78,9 +79,11 @@ struct WireRequest: Sendable {
         transportRequest.body = encoded.body
     }
 
-    /// Whether `url` has the scheme `http` or `https` (in any case) and a host that is not empty,
-    /// as `URL.scheme` and `URL.host` tell, read from its text: `URL.host` builds the host as a new
-    /// string, percent-decoded, for every attempt.
+    /// Whether `url` has the scheme `http` or `https` (in any case), a host that is not empty, as
+    /// `URL.scheme` and `URL.host` tell, and no port outside 1–65535, read from its text: `URL.host`
+    /// builds the host as a new string, percent-decoded, for every attempt. `URL` takes any digits
+    /// as a port (`:99999`, or one too long for `URL.port`, which is then `nil`), which one
+    /// transport refuses, another stops the process on, and a third sends to port 80.
     static func isAbsoluteHTTP(_ url: URL) -> Bool {
         var text = url.absoluteString
         return text.withUTF8 { bytes in
@@ -107,7 +110,8 @@ struct WireRequest: Sendable {
             while position < count {
                 switch bytes[position] {
                 case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"):
-                    return Self.hostIsNotEmpty(from: hostStart, colon: lastColon, bracket: lastBracket, end: position)
+                    return Self.isUsableAuthority(
+                        bytes, hostStart: hostStart, colon: lastColon, bracket: lastBracket, end: position)
                 case UInt8(ascii: "@"):
                     hostStart = position + 1
                     lastColon = nil
@@ -121,20 +125,27 @@ struct WireRequest: Sendable {
                 }
                 position += 1
             }
-            return Self.hostIsNotEmpty(from: hostStart, colon: lastColon, bracket: lastBracket, end: count)
+            return Self.isUsableAuthority(
+                bytes, hostStart: hostStart, colon: lastColon, bracket: lastBracket, end: count)
         }
     }
 
     /// Whether the host of an authority whose host starts at `hostStart` and which ends at `end` has
-    /// a character: it ends at the last colon (the port's) unless that colon is inside an IPv6
-    /// literal, before its closing bracket.
-    private static func hostIsNotEmpty(from hostStart: Int, colon: Int?, bracket: Int?, end: Int) -> Bool {
-        let hostEnd: Int
-        if let colon, colon > (bracket ?? hostStart - 1) {
-            hostEnd = colon
-        } else {
-            hostEnd = end
+    /// a character, and its port, if it has one, is a number from 1 to 65535 (an empty one means
+    /// the scheme's). The host ends at the last colon (the port's) unless that colon is inside an
+    /// IPv6 literal, before its closing bracket.
+    private static func isUsableAuthority(
+        _ bytes: UnsafeBufferPointer<UInt8>, hostStart: Int, colon: Int?, bracket: Int?, end: Int
+    ) -> Bool {
+        guard let colon, colon > (bracket ?? hostStart - 1) else { return hostStart < end }
+        guard hostStart < colon else { return false }
+        var port = 0
+        for byte in bytes[(colon + 1)..<end] {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return false }
+            port = port * 10 + Int(byte - UInt8(ascii: "0"))
+            // Stopped at once, so that no number of digits overflows.
+            guard port <= 65_535 else { return false }
         }
-        return hostStart < hostEnd
+        return port > 0 || colon + 1 == end
     }
 }

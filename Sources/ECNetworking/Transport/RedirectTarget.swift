@@ -6,10 +6,17 @@ enum RedirectTarget {
     static let followedSchemes: Set<String> = ["http", "https"]
 
     /// The URL a `Location` value points to, resolved against the URL that answered; `nil` when
-    /// it is no URL at all, since such a redirect cannot be followed and its 3xx is returned.
-    /// The scheme is lowercased (`HTTP://host/` is followed as `http://host/`), since a session
-    /// refuses a scheme it does not know in that case.
+    /// it is no URL at all, or an http or https URL without a host or with a port outside 1–65535
+    /// (as a request's own URL is checked), since such a redirect cannot be followed and its 3xx is
+    /// returned. The scheme is lowercased (`HTTP://host/` is followed as `http://host/`), since a
+    /// session refuses a scheme it does not know in that case.
     static func url(of location: String, relativeTo base: URL) -> URL? {
+        guard let target = resolved(location, relativeTo: base) else { return nil }
+        if refusedScheme(of: target) == nil, !WireRequest.isAbsoluteHTTP(target) { return nil }
+        return target
+    }
+
+    private static func resolved(_ location: String, relativeTo base: URL) -> URL? {
         guard let url = URL(string: location, relativeTo: base)?.absoluteURL,
             let scheme = url.scheme, scheme != scheme.lowercased()
         else { return URL(string: location, relativeTo: base)?.absoluteURL }

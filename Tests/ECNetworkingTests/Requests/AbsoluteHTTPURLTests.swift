@@ -26,6 +26,19 @@ struct AbsoluteHTTPURLTests {
         #expect(WireRequest.isAbsoluteHTTP(url) == foundationSays(url), "\(text)")
     }
 
+    @Test(
+        "a port must be a number from 1 to 65535, or empty for the scheme's own",
+        arguments: [
+            ("http://h:65535/", true), ("http://h:1", true), ("http://h:0080/x", true), ("http://h:/", true),
+            ("http://[::1]:443/", true), ("http://u:99999@h/", true), ("http://127.0.0.1:99999/", false),
+            ("http://h:65536/x", false), ("http://h:0/", false), ("http://h:00", false),
+            ("http://h:99999999999999999999999/", false), ("http://[::1]:70000/", false), ("http://:8080/", false),
+        ])
+    func port(text: String, usable: Bool) throws {
+        let url = try #require(URL(string: text))
+        #expect(WireRequest.isAbsoluteHTTP(url) == usable, "\(text)")
+    }
+
     @Test("a URL relative to a base is read as resolved")
     func relativeToBase() throws {
         let base = try #require(URL(string: "https://api.example.com/v1/"))
