@@ -29,6 +29,9 @@ final class MatrixServer: Sendable {
         case endless
         /// 500 and an error page without end.
         case endlessError
+        /// A `103 Early Hints` and a `100 Continue`, interim answers a server may send before its
+        /// final one, then the final answer of ``ok``, with a header of its own (`X-Final`).
+        case interim
     }
 
     let server: LoopbackHTTPServer
@@ -100,6 +103,14 @@ final class MatrixServer: Sendable {
             return .endless(
                 status: 200, headers: ["Content-Type": contentType],
                 chunk: Data(String(repeating: line, count: 64).utf8))
+        case .interim:
+            let body = isEventStream ? "data: one\n\n" : #"{"ok":true}"#
+            let answer =
+                "HTTP/1.1 103 Early Hints\r\nLink: </style.css>; rel=preload\r\n\r\n"
+                + "HTTP/1.1 100 Continue\r\n\r\n"
+                + "HTTP/1.1 200 OK\r\nContent-Type: \(contentType)\r\nX-Final: yes\r\n"
+                + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n" + body
+            return .raw(Data(answer.utf8))
         case .endlessError:
             return .endless(
                 status: 500, headers: ["Content-Type": "text/html"],

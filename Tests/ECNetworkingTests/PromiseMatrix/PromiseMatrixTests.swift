@@ -162,6 +162,23 @@ struct PromiseMatrixTests {
     }
 
     @Test(
+        "interim answers (103 Early Hints, 100 Continue) before the final one are skipped: the final status and body arrive",
+        arguments: SendWay.allCases, TransportKind.allCases)
+    func interimAnswersSkipped(way: SendWay, kind: TransportKind) async throws {
+        let server = try MatrixServer()
+        defer { server.stop() }
+        let folder = try ScratchFolder()
+        defer { folder.remove() }
+
+        let outcome = try await kind.withNetwork(baseURL: server.server.baseURL) { network in
+            try await way.run(server.request(.interim), through: network, folder: folder.url)
+        }
+        #expect(outcome.status == 200, "\(way)")
+        let expected = way == .serverSentEvents ? "one" : #"{"ok":true}"#
+        #expect(String(decoding: outcome.body, as: UTF8.self) == expected, "\(way)")
+    }
+
+    @Test(
         "a request the server read and never answered ends with a typed error; an upload (a POST) says the server may have it and goes once",
         arguments: SendWay.allCases, TransportKind.allCases)
     func unansweredRequest(way: SendWay, kind: TransportKind) async throws {

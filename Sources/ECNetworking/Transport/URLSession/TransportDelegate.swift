@@ -69,7 +69,12 @@ final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
         didReceive response: URLResponse,
         completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
     ) {
-        if let exchange = exchange(for: dataTask), let response = response as? HTTPURLResponse {
+        // FoundationNetworking hands over an interim answer (`100 Continue`, `103 Early Hints`) as a
+        // response of its own, then the final one: taken as the head, the interim status would
+        // have met the final body. `101 Switching Protocols` ends the exchange, so it is final.
+        if let exchange = exchange(for: dataTask), let response = response as? HTTPURLResponse,
+            !(100...199).contains(response.statusCode) || response.statusCode == 101
+        {
             exchange.receive(response)
         }
         completionHandler(.allow)
