@@ -231,6 +231,35 @@ struct TransportConformanceFailureTests {
         #expect(error?.transportCode == .cannotConnectToHost, "got \(String(describing: error))")
     }
 
+    @Test(
+        "a port outside 1-65535 fails with invalidRequest before anything is sent, and a redirect to one returns its 3xx",
+        arguments: TransportKind.allCases)
+    func portOutOfRange(_ kind: TransportKind) async throws {
+        let server = try LoopbackHTTPServer { _ in
+            .response(status: 302, headers: ["Location": "http://127.0.0.1:99999/elsewhere"])
+        }
+        defer { server.stop() }
+        try await kind.withNetwork(baseURL: server.baseURL) { network in
+            let urls = ["http://127.0.0.1:99999/", "http://127.0.0.1:0/", "http://127.0.0.1:99999999999999999999999/"]
+            for text in urls {
+                let error = await networkError { _ = try await network.send(NetworkRequest(url: URL(string: text)!)) }
+                guard case .invalidRequest? = error else {
+                    Issue.record("\(text): expected invalidRequest, got \(String(describing: error))")
+                    continue
+                }
+            }
+            let redirected = await networkError {
+                _ = try await network.send(NetworkRequest(url: server.baseURL.appendingPathComponent("moved")))
+            }
+            guard case .unacceptableStatusCode(let response)? = redirected else {
+                Issue.record("expected the 302 itself, got \(String(describing: redirected))")
+                return
+            }
+            #expect(response.statusCode == 302)
+        }
+        #expect(server.requests.count == 1)
+    }
+
     @Test("a connection reset mid-body fails with networkConnectionLost", arguments: TransportKind.allCases)
     func resetMidBody(_ kind: TransportKind) async throws {
         var bytes = Data("HTTP/1.1 200 OK\r\nContent-Length: 100000\r\n\r\n".utf8)
