@@ -1,0 +1,136 @@
+#if os(Linux)
+    import Foundation
+    import TestSupport
+    import Testing
+
+    @testable import ECNetworking
+
+    /// Answers that only a transport's own HTTP parser sees, before the library gets a response:
+    /// what each transport does with them, as the Uploads, downloads and streams article lists
+    /// among the cells that cannot hold. Two of them stop the process inside the platform's code,
+    /// so those cells run in a child process and are expected to die with the platform's message;
+    /// should a new FoundationNetworking or async-http-client stop doing so, the test fails and the
+    /// article must change.
+    @Suite("Transport conformance: answers only the transport's parser sees", .timeLimit(.minutes(2)))
+    struct TransportParserLimitsTests {
+        static let answerVariable = "ECNETWORKING_PARSER_ANSWER"
+        static let transportVariable = "ECNETWORKING_PARSER_TRANSPORT"
+
+        /// The answers, each written as it is on a new connection, which then closes.
+        enum Answer: String, CaseIterable, Sendable {
+            /// A chunked body of `hello`, then a trailer field.
+            case trailer
+            /// A status line whose status is `000`.
+            case statusZero
+            /// Two `Content-Length` fields that disagree (5, then 10) and ten bytes of body.
+            case twoLengths
+
+            var bytes: Data {
+                switch self {
+                case .trailer:
+                    Data(
+                        ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+                            + "5\r\nhello\r\n0\r\nX-Checksum: 5d41402a\r\n\r\n").utf8)
+                case .statusZero:
+                    Data("HTTP/1.1 000 Zero\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello".utf8)
+                case .twoLengths:
+                    Data(
+                        ("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 10\r\nConnection: close\r\n\r\n"
+                            + "helloworld").utf8)
+                }
+            }
+        }
+
+        /// The fatal error with which `answer` stops the process over `kind`, as the article
+        /// says, or `nil` when it does not.
+        static func stopMessage(_ answer: Answer, over kind: TransportKind) -> String? {
+            switch answer {
+            case .trailer: kind.usesURLSession ? "Transfer completed, but there's no response" : nil
+            case .statusZero: kind.usesURLSession ? nil : "if we haven't received a head"
+            case .twoLengths: nil
+            }
+        }
+
+        /// Sends a GET over `kind` to a server that answers with `answer`.
+        static func send(_ answer: Answer, over kind: TransportKind) async throws -> Result<
+            NetworkResponse, NetworkError
+        > {
+            let server = try LoopbackHTTPServer { _ in .raw(answer.bytes) }
+            defer { server.stop() }
+            return try await kind.withNetwork(baseURL: server.baseURL) { network in
+                do {
+                    let url = server.baseURL.appendingPathComponent("x")
+                    return .success(try await network.send(NetworkRequest(url: url)))
+                } catch let error as NetworkError {
+                    return .failure(error)
+                }
+            }
+        }
+
+        @Test(
+            "a trailer, a status of 000 and two Content-Length fields end as the article says on each transport",
+            arguments: Answer.allCases, TransportKind.allCases)
+        func answer(_ answer: Answer, kind: TransportKind) async throws {
+            if let message = Self.stopMessage(answer, over: kind) {
+                let (reason, output) = try await Self.runInChildProcess(answer, kind)
+                #expect(reason == .uncaughtSignal, "\(answer) over \(kind) no longer stops the process")
+                #expect(output.contains(message), "\(answer) over \(kind) stopped for another reason: \(output)")
+                return
+            }
+            let result = try await Self.send(answer, over: kind)
+            switch (answer, result) {
+            case (.trailer, .success(let response)):
+                #expect(response.statusCode == 200)
+                #expect(response.body == Data("hello".utf8))
+            case (.statusZero, .failure(let error)):
+                #expect(error.transportCode == .unsupportedURL, "\(error)")
+            case (.twoLengths, .success(let response)) where kind.usesURLSession:
+                #expect(response.body == Data("helloworld".utf8))
+            case (.twoLengths, .failure(let error)) where !kind.usesURLSession:
+                #expect(error.transportCode == .badServerResponse, "\(error)")
+            default:
+                Issue.record("\(answer) over \(kind) ended with \(result)")
+            }
+        }
+
+        /// One cell that stops the process; it runs only in the child process
+        /// ``answer(_:kind:)`` starts.
+        @Test(.enabled(if: ProcessInfo.processInfo.environment[answerVariable] != nil, "runs in a child process"))
+        func childCell() async throws {
+            let environment = ProcessInfo.processInfo.environment
+            let answer = try #require(environment[Self.answerVariable].flatMap(Answer.init(rawValue:)))
+            let kind = try #require(environment[Self.transportVariable].flatMap(TransportKind.init(rawValue:)))
+            _ = try await Self.send(answer, over: kind)
+        }
+
+        /// Runs ``childCell()`` for `answer` over `kind` in a child process and returns how it
+        /// ended, with what it wrote to its standard error.
+        static func runInChildProcess(_ answer: Answer, _ kind: TransportKind) async throws -> (
+            reason: Process.TerminationReason, output: String
+        ) {
+            let errors = FileManager.default.temporaryDirectory
+                .appendingPathComponent("parser-limits-\(UUID().uuidString)")
+            guard FileManager.default.createFile(atPath: errors.path, contents: nil) else {
+                throw CocoaError(.fileWriteUnknown)
+            }
+            defer { try? FileManager.default.removeItem(at: errors) }
+            let errorHandle = try FileHandle(forWritingTo: errors)
+            defer { try? errorHandle.close() }
+            let child = Process()
+            child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            child.arguments = [
+                "--testing-library", "swift-testing", "--filter", "TransportParserLimitsTests/childCell",
+            ]
+            child.environment = ProcessInfo.processInfo.environment.merging([
+                answerVariable: answer.rawValue, transportVariable: kind.rawValue,
+                // The backtrace of the child's expected stop is of no use here.
+                "SWIFT_BACKTRACE": "enable=no",
+            ]) { _, added in added }
+            child.standardOutput = FileHandle.nullDevice
+            child.standardError = errorHandle
+            try child.run()
+            try await waitUntil(timeout: .seconds(60)) { !child.isRunning }
+            return (child.terminationReason, try String(contentsOf: errors, encoding: .utf8))
+        }
+    }
+#endif
