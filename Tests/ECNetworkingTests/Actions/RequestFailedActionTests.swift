@@ -63,6 +63,26 @@ struct RequestFailedActionTests {
         return (network, session, recorder)
     }
 
+    @Test("a send that fails before it starts (a build that throws, a refused download destination) is not reported")
+    func failureBeforeTheSend() async throws {
+        struct UnbuildableRequest: Request {
+            typealias Response = [User]
+            func buildRequest(with baseURL: URL) throws -> NetworkRequest { throw Refused() }
+        }
+        let metrics = Log<RequestMetrics>()
+        let (network, session, recorder) = network(answering: MockResponse(statusCode: 200)) { configuration in
+            configuration.metricsHandler = { metrics.append($0) }
+        }
+
+        await #expect(throws: Refused.self) { try await network.send(UnbuildableRequest()) }
+        let notAFile = try #require(URL(string: "https://example.com/report.pdf"))
+        await #expect(throws: NetworkError.self) { try await network.download(UsersRequest(), to: notAFile) }
+
+        #expect(recorder.failures.all.isEmpty)
+        #expect(metrics.all.isEmpty)
+        #expect(session.recordedRequests.isEmpty)
+    }
+
     @Test("a transport failure is reported once, with the request as sent")
     func transportFailure() async throws {
         let (network, _, recorder) = network(answering: .failure(.notConnectedToInternet))
