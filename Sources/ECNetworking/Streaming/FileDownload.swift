@@ -118,6 +118,12 @@ struct FileDownload: Sendable {
             }
             let response = stream.response
             lastSent = response.request ?? lastSent
+            if let resumption, response.statusCode == 416, let placed {
+                // A resume takes a 416 as an answer (see `DownloadResumption.apply`): the send
+                // succeeds when it says the body is exactly what was kept, and fails with the
+                // download's own error otherwise, reported as the send's end either way.
+                return try await finish(stream, answering: resumption, in: placed)
+            }
             let (file, target) = try await place(placed, for: stream)
             placed = (file, target)
             var byteCount = offset
@@ -196,8 +202,42 @@ struct FileDownload: Sendable {
         return true
     }
 
+    /// The most of a `416`'s body a resume reads (and drops) to end its send: an error page's,
+    /// as ``NetworkConfiguration/maximumErrorBodySize`` is by default.
+    private static let rangeAnswerBodyLimit = 65_536
+
+    /// The download that `stream`, a `416` answering `resumption`, ends: the file kept in `placed`
+    /// when the answer says the body is exactly as long as what was kept, once its body is read
+    /// (so that the send ends as a success); otherwise
+    /// ``DownloadError/rangeNotSatisfiable(completeLength:)``, with the partial file removed and
+    /// the body stopped with that error.
+    private func finish(
+        _ stream: ResponseStream, answering resumption: DownloadResumption, in placed: (file: DownloadFile, target: URL)
+    ) async throws -> DownloadedFile {
+        let response = stream.response
+        let complete = response.headers["Content-Range"].flatMap(ContentRange.init)?.completeLength
+        guard complete == resumption.offset else {
+            let error = DownloadError.rangeNotSatisfiable(completeLength: complete)
+            stream.stop(with: error)
+            await placed.file.discard()
+            throw error
+        }
+        do {
+            _ = try await stream.collect(upTo: Self.rangeAnswerBodyLimit)
+            try await placed.file.finish(
+                movingTo: placed.target, replacing: options.replacesExistingFile, flushing: options.flushesToDisk)
+        } catch {
+            await placed.file.discard()
+            throw error
+        }
+        return DownloadedFile(
+            fileURL: placed.target, response: response, byteCount: resumption.offset,
+            resumedByteCount: resumption.offset)
+    }
+
     /// The `416` that answered `resumption` when it says the body is exactly as long as what was
-    /// kept; `nil` for any other error.
+    /// kept; `nil` for any other error. (A network of the package takes a `416` as a resume's
+    /// answer; another `Network` may fail its send with it.)
     private static func alreadyWhole(_ error: any Error, resumption: DownloadResumption) -> NetworkResponse? {
         guard case .unacceptableStatusCode(let response)? = error as? NetworkError, response.statusCode == 416,
             response.headers["Content-Range"].flatMap(ContentRange.init)?.completeLength == resumption.offset

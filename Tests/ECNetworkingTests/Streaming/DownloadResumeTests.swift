@@ -255,14 +255,21 @@ final class DownloadResumeTests: Sendable {
         }
         defer { server.stop() }
         let destination = directory.appendingPathComponent("file.bin")
-        try await TransportKind.urlSession.withNetwork(baseURL: server.baseURL) { network in
+        let ends = SendEnds()
+        try await TransportKind.urlSession.withNetwork(baseURL: server.baseURL, configure: ends.observe) { network in
             guard let resumeData = await brokenDownload(network, on: server, to: destination) else { return }
             #expect(resumeData.byteCount == Int64(Self.body.count))
+            network.add(action: ends)
+            ends.startCounting()
             let file = try await network.download(request(on: server), resumingWith: resumeData)
             #expect(file.byteCount == Int64(Self.body.count))
         }
         #expect(try Data(contentsOf: destination) == Self.body)
         #expect(folderContents == ["file.bin"])
+        // The resume succeeded: no failure for the failure actions or the metrics hook.
+        try await waitUntil { ends.counted.count == 1 }
+        #expect(ends.failures.all.isEmpty, "\(ends.failures.all)")
+        #expect(ends.counted.first?.error == nil)
     }
 
     @Test("a partial file another download is resuming is left to it: this one starts over beside it")
@@ -295,8 +302,11 @@ final class DownloadResumeTests: Sendable {
         }
         defer { server.stop() }
         let destination = directory.appendingPathComponent("file.bin")
-        try await TransportKind.urlSession.withNetwork(baseURL: server.baseURL) { network in
+        let ends = SendEnds()
+        try await TransportKind.urlSession.withNetwork(baseURL: server.baseURL, configure: ends.observe) { network in
             guard let resumeData = await brokenDownload(network, on: server, to: destination) else { return }
+            network.add(action: ends)
+            ends.startCounting()
             do {
                 _ = try await network.download(request(on: server), resumingWith: resumeData)
                 Issue.record("the 416 was accepted")
@@ -305,6 +315,14 @@ final class DownloadResumeTests: Sendable {
             }
         }
         #expect(folderContents == [])
+        // One failed send, reported once, with the error the caller got.
+        try await waitUntil { ends.counted.count == 1 }
+        #expect(ends.failures.all.count == 1)
+        if case DownloadError.rangeNotSatisfiable? = ends.failures.all.first {
+        } else {
+            Issue.record("failure actions got \(ends.failures.all)")
+        }
+        #expect(ends.counted.first?.error != nil)
     }
 
     @Test(
@@ -496,5 +514,32 @@ final class DownloadResumeTests: Sendable {
             }
         }
         #expect(folderContents == [])
+    }
+}
+
+/// What a network's failure actions (once added) and metrics hook heard of its sends.
+private final class SendEnds: RequestFailedAction, Sendable {
+    let failures = Log<any Error>()
+    let metrics = Log<RequestMetrics>()
+    private let start = LockedState(0)
+
+    func requestFailed(_ request: NetworkRequest, error: any Error) {
+        failures.append(error)
+    }
+
+    /// Sets the configuration's metrics hook to note each send's metrics.
+    func observe(_ configuration: inout NetworkConfiguration) {
+        configuration.metricsHandler = { [metrics] in metrics.append($0) }
+    }
+
+    /// Counts the metrics of the sends from now on only.
+    func startCounting() {
+        let count = metrics.all.count
+        start.withLock { $0 = count }
+    }
+
+    /// The metrics of the sends since ``startCounting()``.
+    var counted: [RequestMetrics] {
+        Array(metrics.all.dropFirst(start.withLock { $0 }))
     }
 }
