@@ -86,6 +86,8 @@ extension NetworkError: LocalizedError {
             "The request timed out"
         case .cannotCreateFile, .cannotWriteToFile:
             "The response could not be kept on disk"
+        case .badURL, .unsupportedURL, .dataLengthExceedsMaximum:
+            "The transport could not send the request as it is"
         default:
             "The server could not be reached"
         }

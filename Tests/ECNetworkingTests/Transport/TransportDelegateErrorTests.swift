@@ -35,6 +35,18 @@
             #expect(Self.code(of: message) == .secureConnectionFailed)
         }
 
+        @Test("libcurl's unsupported protocol before a head, its word for an answer that is not HTTP, is a bad answer")
+        func answerThatIsNotHTTP() throws {
+            let error = URLError(
+                .unsupportedURL, userInfo: [NSLocalizedDescriptionKey: "Received HTTP/0.9 when not allowed"])
+            let mapped = try #require(TransportDelegate.mapped(error, afterHead: false) as? NetworkError)
+            guard case .transport(let urlError) = mapped else {
+                Issue.record("got \(mapped)")
+                return
+            }
+            #expect(urlError.code == .badServerResponse)
+        }
+
         @Test("any other message stays unknown before the head, and is a lost connection after it")
         func otherMessages() {
             #expect(Self.code(of: "Failed sending data to the peer") == .unknown)

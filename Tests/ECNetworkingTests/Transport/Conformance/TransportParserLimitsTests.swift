@@ -24,6 +24,8 @@
             case statusZero
             /// Two `Content-Length` fields that disagree (5, then 10) and ten bytes of body.
             case twoLengths
+            /// Bytes with no status line (an HTTP/0.9 answer, or no HTTP at all).
+            case notHTTP
 
             var bytes: Data {
                 switch self {
@@ -37,6 +39,8 @@
                     Data(
                         ("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 10\r\nConnection: close\r\n\r\n"
                             + "helloworld").utf8)
+                case .notHTTP:
+                    Data("<html>hello</html>\r\n\r\n".utf8)
                 }
             }
         }
@@ -47,7 +51,7 @@
             switch answer {
             case .trailer: kind.usesURLSession ? "Transfer completed, but there's no response" : nil
             case .statusZero: kind.usesURLSession ? nil : "if we haven't received a head"
-            case .twoLengths: nil
+            case .twoLengths, .notHTTP: nil
             }
         }
 
@@ -68,7 +72,7 @@
         }
 
         @Test(
-            "a trailer, a status of 000 and two Content-Length fields end as the article says on each transport",
+            "a trailer, a status of 000, two Content-Length fields and an answer that is not HTTP end as the article says on each transport",
             arguments: Answer.allCases, TransportKind.allCases)
         func answer(_ answer: Answer, kind: TransportKind) async throws {
             if let message = Self.stopMessage(answer, over: kind) {
@@ -83,11 +87,16 @@
                 #expect(response.statusCode == 200)
                 #expect(response.body == Data("hello".utf8))
             case (.statusZero, .failure(let error)):
-                #expect(error.transportCode == .unsupportedURL, "\(error)")
+                #expect(error.transportCode == .badServerResponse, "\(error)")
             case (.twoLengths, .success(let response)) where kind.usesURLSession:
                 #expect(response.body == Data("helloworld".utf8))
             case (.twoLengths, .failure(let error)) where !kind.usesURLSession:
                 #expect(error.transportCode == .badServerResponse, "\(error)")
+            case (.notHTTP, .failure(let error)):
+                // The same code over both, and a description that blames the answer.
+                #expect(error.transportCode == .badServerResponse, "\(error)")
+                #expect(
+                    error.localizedDescription.contains("answer could not be read"), "\(error.localizedDescription)")
             default:
                 Issue.record("\(answer) over \(kind) ended with \(result)")
             }
