@@ -20,7 +20,7 @@ public final class ClosedPort: Sendable {
 
     /// Binds a port the system picks.
     public init() throws {
-        (socketDescriptor, port) = try LoopbackHTTPServer.bindLoopbackSocket()
+        (socketDescriptor, port) = try LoopbackListener.bindLoopbackSocket()
     }
 
     /// `http://127.0.0.1:<port>`.

@@ -60,52 +60,13 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         case reset(Data)
     }
 
-    /// A TCP socket bound to a port of 127.0.0.1 the system picks, and the port; not yet listening.
-    static func bindLoopbackSocket() throws -> (descriptor: Int32, port: Int) {
-        #if canImport(Glibc)
-            let streamType = Int32(SOCK_STREAM.rawValue)
-        #else
-            let streamType = SOCK_STREAM
-        #endif
-        let descriptor = socket(AF_INET, streamType, 0)
-        guard descriptor >= 0 else { throw StartError(call: "socket", code: errno) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
-            }
-        }
-        guard bound else {
-            let code = errno
-            close(descriptor)
-            throw StartError(call: "bind", code: code)
-        }
-        return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
-    }
-
-    /// Why the server could not start.
-    public struct StartError: Error {
-        /// The socket call that failed.
-        public let call: String
-        /// Its `errno`.
-        public let code: Int32
-    }
-
     private struct State {
         var requests: [ReceivedRequest] = []
-        var connections: Set<Int32> = []
-        var acceptedConnectionCount = 0
-        var isListening = true
-        var isStopped = false
     }
 
     /// The port the server listens on.
-    public let port: Int
-    private let listener: Int32
+    public var port: Int { listener.port }
+    private let listener: LoopbackListener
     private let handler: @Sendable (ReceivedRequest) -> Reply
     private let keepsConnectionsOpen: Bool
     /// How much of a `Content-Length` body is read before the handler answers; `nil` for all of it.
@@ -124,12 +85,12 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     /// The number of connections accepted so far, including those that sent no readable request
     /// (a TLS handshake, say).
     public var acceptedConnectionCount: Int {
-        lock.withLock { state.acceptedConnectionCount }
+        listener.acceptedConnectionCount
     }
 
     /// The number of connections not yet closed; a cancelled transfer's connection must go away.
     public var openConnectionCount: Int {
-        lock.withLock { state.connections.count }
+        listener.openConnectionCount
     }
 
     /// Starts listening; each request is answered with `handler(request)`. With
@@ -142,65 +103,19 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         keepsConnectionsOpen: Bool = false, readingBodiesUpTo bodyReadLimit: Int? = nil,
         handler: @escaping @Sendable (ReceivedRequest) -> Reply
     ) throws {
-        let (listener, port) = try Self.bindLoopbackSocket()
-        guard listen(listener, 128) == 0 else {
-            let code = errno
-            close(listener)
-            throw StartError(call: "listen", code: code)
-        }
-        self.listener = listener
-        self.port = port
+        listener = try LoopbackListener()
         self.handler = handler
         self.keepsConnectionsOpen = keepsConnectionsOpen
         self.bodyReadLimit = bodyReadLimit
-        Thread { [self] in acceptConnections() }.start()
+        listener.start { [self] connection in serve(connection) }
     }
 
     /// Stops accepting, drops every open connection, and lets every thread exit. Safe to call twice.
     public func stop() {
-        lock.withLock {
-            guard !state.isStopped else { return }
-            state.isStopped = true
-            // `shutdown`, unlike `close`, wakes a thread blocked in `accept` or `recv` on Linux.
-            if state.isListening { shutdown(listener, Int32(SHUT_RDWR)) }
-            for connection in state.connections { shutdown(connection, Int32(SHUT_RDWR)) }
-        }
-    }
-
-    private func acceptConnections() {
-        while true {
-            let connection = accept(listener, nil, nil)
-            if connection < 0 {
-                if errno == EINTR { continue }
-                break
-            }
-            #if !canImport(Glibc)
-                // Darwin has no `MSG_NOSIGNAL`; this socket option does the same for the connection.
-                var yes: Int32 = 1
-                setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &yes, socklen_t(MemoryLayout<Int32>.size))
-            #endif
-            let accepted = lock.withLock {
-                guard !state.isStopped else { return false }
-                state.connections.insert(connection)
-                state.acceptedConnectionCount += 1
-                return true
-            }
-            guard accepted else {
-                close(connection)
-                break
-            }
-            Thread { [self] in serve(connection) }.start()
-        }
-        // Marked before closing, so `stop()` never shuts down a descriptor number reused elsewhere.
-        lock.withLock { state.isListening = false }
-        close(listener)
+        listener.stop()
     }
 
     private func serve(_ connection: Int32) {
-        defer {
-            lock.withLock { _ = state.connections.remove(connection) }
-            close(connection)
-        }
         while let request = readRequest(from: connection) {
             guard answer(request, on: connection), keepsConnectionsOpen else { return }
         }
@@ -318,20 +233,13 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         return request
     }
 
-    #if canImport(Glibc)
-        /// Keeps a client that hung up (as after a cancellation) from killing the test process with
-        /// `SIGPIPE`.
-        private static let sendFlags = Int32(MSG_NOSIGNAL)
-    #else
-        private static let sendFlags: Int32 = 0
-    #endif
-
     /// Writes all of `data`; `false` when the client went away.
     private func write(_ data: Data, to connection: Int32) -> Bool {
         data.withUnsafeBytes { bytes in
             var offset = 0
             while offset < bytes.count {
-                let count = send(connection, bytes.baseAddress! + offset, bytes.count - offset, Self.sendFlags)
+                let count = send(
+                    connection, bytes.baseAddress! + offset, bytes.count - offset, LoopbackListener.sendFlags)
                 if count < 0 {
                     if errno == EINTR { continue }
                     return false

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 #if canImport(Glibc)
     import Glibc
@@ -15,28 +16,26 @@ import Foundation
 /// of the body arrived, which ``LoopbackHTTPServer``, whose replies end in an answer or a close,
 /// cannot say.
 final class UploadDrainServer: @unchecked Sendable {
-    // `@unchecked` because of the socket and thread code; it is safe because every mutable
-    // property lives in `state`, which is only touched while `lock` is held, and the rest are
-    // constants (the semaphore is thread-safe).
+    // `@unchecked` because of the socket code; it is safe because every mutable property lives in
+    // `state`, which is only touched while `lock` is held, and the rest are constants (the
+    // listener and the semaphore are thread-safe).
 
     private struct State {
         var bodyByteCount = 0
         var isPaused = false
-        var connections: Set<Int32> = []
-        var isListening = true
-        var isStopped = false
     }
 
-    /// The port the server listens on.
-    let port: Int
-    private let listener: Int32
+    private let listener: LoopbackListener
     private let pauseAfter: Int
     private let resumption = DispatchSemaphore(value: 0)
     private let lock = NSLock()
     private var state = State()
 
+    /// The port the server listens on.
+    var port: Int { listener.port }
+
     /// `http://127.0.0.1:port`.
-    var baseURL: URL { URL(string: "http://127.0.0.1:\(port)")! }
+    var baseURL: URL { listener.baseURL }
 
     /// The body bytes received so far, over every connection.
     var bodyByteCount: Int { lock.withLock { state.bodyByteCount } }
@@ -45,37 +44,13 @@ final class UploadDrainServer: @unchecked Sendable {
     var isPaused: Bool { lock.withLock { state.isPaused } }
 
     /// The number of connections the client has not closed yet.
-    var openConnectionCount: Int { lock.withLock { state.connections.count } }
+    var openConnectionCount: Int { listener.openConnectionCount }
 
     /// Starts listening on a port the system picks.
     init(pauseAfter: Int) throws {
-        #if canImport(Glibc)
-            let streamType = Int32(SOCK_STREAM.rawValue)
-        #else
-            let streamType = SOCK_STREAM
-        #endif
-        let descriptor = socket(AF_INET, streamType, 0)
-        guard descriptor >= 0 else { throw POSIXError(.init(rawValue: errno) ?? .EIO) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = 0
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(descriptor, address, length) == 0 && getsockname(descriptor, address, &length) == 0
-                    && listen(descriptor, 16) == 0
-            }
-        }
-        guard bound else {
-            let code = errno
-            close(descriptor)
-            throw POSIXError(.init(rawValue: code) ?? .EIO)
-        }
-        self.listener = descriptor
-        self.port = Int(UInt16(bigEndian: address.sin_port))
+        listener = try LoopbackListener(backlog: 16)
         self.pauseAfter = pauseAfter
-        Thread { [self] in acceptConnections() }.start()
+        listener.start { [self] connection in drain(connection) }
     }
 
     /// Lets the server read on after its pause.
@@ -86,44 +61,11 @@ final class UploadDrainServer: @unchecked Sendable {
     /// Stops accepting and drops every open connection; every thread then exits. Safe to call twice.
     func stop() {
         resumption.signal()
-        lock.withLock {
-            guard !state.isStopped else { return }
-            state.isStopped = true
-            // `shutdown`, unlike `close`, wakes a thread blocked in `accept` or `recv` on Linux.
-            if state.isListening { shutdown(listener, Int32(SHUT_RDWR)) }
-            for connection in state.connections { shutdown(connection, Int32(SHUT_RDWR)) }
-        }
-    }
-
-    private func acceptConnections() {
-        while true {
-            let connection = accept(listener, nil, nil)
-            if connection < 0 {
-                if errno == EINTR { continue }
-                break
-            }
-            let accepted = lock.withLock {
-                guard !state.isStopped else { return false }
-                state.connections.insert(connection)
-                return true
-            }
-            guard accepted else {
-                close(connection)
-                break
-            }
-            Thread { [self] in drain(connection) }.start()
-        }
-        // Marked before closing, so `stop()` never shuts down a descriptor number reused elsewhere.
-        lock.withLock { state.isListening = false }
-        close(listener)
+        listener.stop()
     }
 
     /// Reads the head, then the body bytes, pausing once; returns when the client goes away.
     private func drain(_ connection: Int32) {
-        defer {
-            lock.withLock { _ = state.connections.remove(connection) }
-            close(connection)
-        }
         var head = Data()
         let separator = Data("\r\n\r\n".utf8)
         var buffer = [UInt8](repeating: 0, count: 65_536)
@@ -137,7 +79,7 @@ final class UploadDrainServer: @unchecked Sendable {
         // libcurl waits a second for this before it sends a large body.
         if String(decoding: head[..<end.lowerBound], as: UTF8.self).lowercased().contains("expect: 100-continue") {
             let reply = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
-            _ = send(connection, reply, reply.count, Self.sendFlags)
+            _ = send(connection, reply, reply.count, LoopbackListener.sendFlags)
         }
         while true {
             let received = bodyByteCount
@@ -153,13 +95,6 @@ final class UploadDrainServer: @unchecked Sendable {
             self.count(count)
         }
     }
-
-    #if canImport(Glibc)
-        /// Keeps a client that hung up from killing the test process with `SIGPIPE`.
-        private static let sendFlags = Int32(MSG_NOSIGNAL)
-    #else
-        private static let sendFlags: Int32 = 0
-    #endif
 
     private func count(_ bytes: Int) {
         lock.withLock { state.bodyByteCount += bytes }
