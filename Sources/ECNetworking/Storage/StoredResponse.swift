@@ -16,8 +16,8 @@ public struct StoredResponse: Sendable, Hashable, Codable {
     /// When the response was stored, or last confirmed by a `304 Not Modified`.
     public var storedAt: Date
     /// The request headers the response's `Vary` names, as they were sent; a later request is
-    /// answered by this response only when its own values are the same. Credential headers are
-    /// never kept here: the ``StoragePartition`` stands for the identity.
+    /// answered by this response only when its own values are the same. A credential header
+    /// (one ``SensitiveData`` names) is kept as a SHA-256 digest of its value, never the value.
     public var variedRequestHeaders: HTTPHeaders
 
     /// Creates a stored response from its parts.

@@ -355,6 +355,46 @@ extension StorageTests {
             #expect(store.count == 0)
         }
 
+        @Test("in one partition, Vary: Authorization answers each user with their own entry only")
+        func varyOnCredentialInOnePartition() async throws {
+            let session = MockSession()
+            session.stub(
+                .header(name: "Authorization", value: "Bearer alice"),
+                with: MockResponse(json: Fixtures.ada, headers: ["Vary": "Authorization"]))
+            session.stub(
+                .header(name: "Authorization", value: "Bearer bob"),
+                with: MockResponse(json: Fixtures.bo, headers: ["Vary": "Authorization"]))
+            let network = makeNetwork(session: session)
+            let store = InMemoryResponseStore()
+            /// A tenant's users share its partition, and each sends its own credential.
+            struct TenantUsersRequest: StorableRequest {
+                typealias Response = [User]
+                let user: String
+                var maximumStorageAge: Duration { .seconds(300) }
+                var customProperties: CustomProperties {
+                    var properties = CustomProperties()
+                    properties[StoragePartition.self] = "tenant-acme"
+                    return properties
+                }
+
+                func buildRequest(with baseURL: URL) -> NetworkRequest {
+                    var request = NetworkRequest(url: baseURL.appendingPathComponent("users"))
+                    request.headers["Authorization"] = "Bearer \(user)"
+                    return request
+                }
+            }
+            func request(as user: String) -> TenantUsersRequest { TenantUsersRequest(user: user) }
+
+            let alice = try await network.send(request(as: "alice"), storage: store, policy: .storedIfFresh)
+            let bob = try await network.send(request(as: "bob"), storage: store, policy: .storedIfFresh)
+            let bobAgain = try await network.send(request(as: "bob"), storage: store, policy: .storedIfFresh)
+
+            #expect(alice == StoredValue(value: Fixtures.ada, source: .network))
+            #expect(bob == StoredValue(value: Fixtures.bo, source: .network))
+            #expect(bobAgain.value == Fixtures.bo && bobAgain.source == .store)
+            #expect(session.recordedRequests.count == 2)
+        }
+
         @Test("an entry answers only requests whose Vary headers have the values it was fetched with")
         func varyMatchesRequestHeaders() async throws {
             let session = MockSession()
