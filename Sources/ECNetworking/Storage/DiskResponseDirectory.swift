@@ -98,14 +98,20 @@ final class DiskResponseDirectory: Sendable {
     }
 
     /// Reads the entry for `key` and marks it used. A damaged, truncated or implausible file is
-    /// removed; a file that holds another key (the two keys' names collide) is left for that key.
-    func read(_ key: String) -> StoredResponse? {
+    /// removed, and so is one longer than `byteBudget`, which no store of that budget keeps; a
+    /// file that holds another key (the two keys' names collide) is left for that key.
+    func read(_ key: String, byteBudget: Int) -> StoredResponse? {
         let digest = StoredResponseEnvelope.keyDigest(key)
         let name = Self.fileName(for: key, digest: digest)
         let file = url.appendingPathComponent(name, isDirectory: false)
         return index.withLock { index in
             // A file missing from the index may still have been written by another process.
-            guard let data = try? FileSystemCalls.readFile(atPath: file.path) else {
+            let data: Data
+            do {
+                data = try FileSystemCalls.readFile(atPath: file.path, upTo: byteBudget)
+            } catch {
+                // Not an entry this store could have written: gone, so it blocks no later one.
+                if (error as? POSIXError)?.code == .EINVAL { try? FileManager.default.removeItem(at: file) }
                 index.remove(name)
                 return nil
             }

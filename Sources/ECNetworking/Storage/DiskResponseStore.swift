@@ -56,7 +56,7 @@ public final class DiskResponseStore: ResponseStore {
     /// Reads the response stored under `key` and marks it used; a damaged entry is removed and
     /// reads as `nil`.
     public func storedResponse(for key: String) async -> StoredResponse? {
-        await shared.perform { $0.read(key) }
+        await shared.perform { [byteBudget] in $0.read(key, byteBudget: byteBudget) }
     }
 
     /// Writes `response` under `key`, then removes the least recently used entries until the

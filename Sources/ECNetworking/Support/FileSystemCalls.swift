@@ -54,13 +54,19 @@ enum FileSystemCalls {
         }
     }
 
-    /// The contents of the regular file at `path`; a symbolic link there is an error, not followed.
-    static func readFile(atPath path: String) throws -> Data {
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+    /// The contents of the regular file at `path`, at most `limit` bytes long; a symbolic link
+    /// there is an error, not followed, and so is anything but a regular file, or one longer.
+    ///
+    /// Opened without blocking: a FIFO planted at `path` would otherwise hold the call (and every
+    /// caller waiting on the same lock) until a writer opened it, whatever cancelled the send.
+    static func readFile(atPath path: String, upTo limit: Int) throws -> Data {
+        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard descriptor >= 0 else { throw currentError() }
         defer { _ = close(descriptor) }
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw currentError() }
+        // A device, a FIFO or a socket is no entry, nor is a file longer than any entry kept.
+        guard (info.st_mode & S_IFMT) == S_IFREG, info.st_size <= limit else { throw POSIXError(.EINVAL) }
         // One read of the size the file has now; a file that changed size meanwhile fails its
         // length check when decoded.
         var contents = Data(count: Int(info.st_size))

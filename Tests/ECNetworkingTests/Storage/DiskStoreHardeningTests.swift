@@ -109,6 +109,34 @@ extension StorageTests {
             if storedAt.isNaN || storedAt < 0 { #expect(age == StoredResponse.maximumAge) }
         }
 
+        // Found by an audit: a FIFO at an entry's name held the read in `open`, cancellation or
+        // not, and with it every other read and write of the store, until a writer came.
+        @Test("a FIFO, or a file longer than the budget, at an entry's name reads as nil at once and goes")
+        func plantedFIFOAndOversizedFile() async throws {
+            let directory = try Fixtures.makeTemporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let store = try DiskResponseStore(directory: directory, byteBudget: 1_000_000)
+            await store.store(Fixtures.response(key: "a"), for: "a")
+            await store.store(Fixtures.response(key: "b"), for: "b")
+            let entries = Fixtures.files(in: directory).map(\.path).sorted()
+            try #require(entries.count == 2)
+            for path in entries { try FileManager.default.removeItem(atPath: path) }
+            #expect(mkfifo(entries[0], 0o600) == 0)
+            // Sparse: a length past the budget costs no disk.
+            #expect(FileManager.default.createFile(atPath: entries[1], contents: nil))
+            #expect(truncate(entries[1], 2_000_000) == 0)
+
+            let reads = Task {
+                (await store.storedResponse(for: "a"), await store.storedResponse(for: "b"))
+            }
+            try await waitUntil(timeout: .seconds(10)) { Fixtures.files(in: directory).isEmpty }
+            let (a, b) = await reads.value
+            #expect(a == nil && b == nil)
+            // The store goes on working.
+            await store.store(Fixtures.response(key: "c"), for: "c")
+            #expect(await store.storedResponse(for: "c") == Fixtures.response(key: "c"))
+        }
+
         @Test("no secret, no partition identity and no plain key reaches any byte of any file")
         func noSecretsInFiles() async throws {
             let directory = try Fixtures.makeTemporaryDirectory()
