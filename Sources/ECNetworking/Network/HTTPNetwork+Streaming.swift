@@ -26,14 +26,7 @@ extension HTTPNetwork {
         // Read once, for this send alone: what its actions send is not the download.
         if let download = BodyReading.download {
             var request = request
-            if let resumption = download.resumption {
-                resumption.apply(to: &request)
-                // A 416 answers a resume: it may say the body is exactly what was kept, which ends
-                // the download as a success, and is not a failed send for the failure actions and
-                // the metrics; the download decides (see `FileDownload`).
-                request.acceptableStatusCodes =
-                    (request.acceptableStatusCodes ?? configuration.acceptableStatusCodes).union([416])
-            }
+            download.resumption?.apply(to: &request, acceptingBesides: configuration.acceptableStatusCodes)
             return try await BodyReading.$download.withValue(nil) {
                 try await stream(
                     request, requestType: requestType, priority: priority, progress: progress, isDownload: true)

@@ -16,6 +16,16 @@ struct DownloadResumption: Sendable, Equatable {
         request.headers["If-Range"] = validator
     }
 
+    /// Applies the range as ``apply(to:)`` does, and makes a `416` one of the request's acceptable
+    /// answers, besides its own or else `defaults`: a `416` may say the body is exactly what was
+    /// kept, which ends the download as a success, so it is not a failed send for the failure
+    /// actions and the metrics; the download decides (see `FileDownload`). For a network that
+    /// streams the body itself; another fails its send with the `416`, which the download reads.
+    func apply(to request: inout NetworkRequest, acceptingBesides defaults: Set<Int>) {
+        apply(to: &request)
+        request.acceptableStatusCodes = (request.acceptableStatusCodes ?? defaults).union([416])
+    }
+
     /// Whether `response`, a `206`, carries the rest of the body from ``offset`` on: its
     /// `Content-Range` starts there and runs to the body's end (a server may send less than an
     /// open range asks for, which would leave the file short), and its `ETag`, when the

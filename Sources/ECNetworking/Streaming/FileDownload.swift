@@ -100,12 +100,7 @@ struct FileDownload: Sendable {
                 if let resumption, let whole = Self.alreadyWhole(error, resumption: resumption) {
                     // The body had ended but for its last word (a chunked body cut before its
                     // final chunk): what was kept is all of it.
-                    try await placed.file.finish(
-                        movingTo: placed.target, replacing: options.replacesExistingFile,
-                        flushing: options.flushesToDisk)
-                    return DownloadedFile(
-                        fileURL: placed.target, response: whole, byteCount: resumption.offset,
-                        resumedByteCount: resumption.offset)
+                    return try await keepWhole(placed, answeredBy: whole, resumption: resumption)
                 }
                 if resumption != nil,
                     try await resumesAgain(after: error, sent: lastSent, attempt: &attempt, discarding: placed.file)
@@ -119,7 +114,7 @@ struct FileDownload: Sendable {
             let response = stream.response
             lastSent = response.request ?? lastSent
             if let resumption, response.statusCode == 416, let placed {
-                // A resume takes a 416 as an answer (see `DownloadResumption.apply`): the send
+                // A resume takes a 416 as an answer (see `DownloadResumption.apply(to:acceptingBesides:)`): the send
                 // succeeds when it says the body is exactly what was kept, and fails with the
                 // download's own error otherwise, reported as the send's end either way.
                 return try await finish(stream, answering: resumption, in: placed)
@@ -215,32 +210,47 @@ struct FileDownload: Sendable {
         _ stream: ResponseStream, answering resumption: DownloadResumption, in placed: (file: DownloadFile, target: URL)
     ) async throws -> DownloadedFile {
         let response = stream.response
-        let complete = response.headers["Content-Range"].flatMap(ContentRange.init)?.completeLength
-        guard complete == resumption.offset else {
-            let error = DownloadError.rangeNotSatisfiable(completeLength: complete)
+        guard Self.saysWhole(response, resumption: resumption) else {
+            let error = DownloadError.rangeNotSatisfiable(
+                completeLength: response.headers["Content-Range"].flatMap(ContentRange.init)?.completeLength)
             stream.stop(with: error)
             await placed.file.discard()
             throw error
         }
         do {
             _ = try await stream.collect(upTo: Self.rangeAnswerBodyLimit)
-            try await placed.file.finish(
-                movingTo: placed.target, replacing: options.replacesExistingFile, flushing: options.flushesToDisk)
         } catch {
             await placed.file.discard()
             throw error
         }
+        return try await keepWhole(placed, answeredBy: response, resumption: resumption)
+    }
+
+    /// The partial file in `placed`, which `response` said is the whole body, moved into place.
+    private func keepWhole(
+        _ placed: (file: DownloadFile, target: URL), answeredBy response: NetworkResponse,
+        resumption: DownloadResumption
+    ) async throws -> DownloadedFile {
+        try await placed.file.finish(
+            movingTo: placed.target, replacing: options.replacesExistingFile, flushing: options.flushesToDisk)
         return DownloadedFile(
             fileURL: placed.target, response: response, byteCount: resumption.offset,
             resumedByteCount: resumption.offset)
+    }
+
+    /// Whether `response`, a `416` answering `resumption`, says the body is exactly as long as
+    /// what was kept.
+    private static func saysWhole(_ response: NetworkResponse, resumption: DownloadResumption) -> Bool {
+        response.statusCode == 416
+            && response.headers["Content-Range"].flatMap(ContentRange.init)?.completeLength == resumption.offset
     }
 
     /// The `416` that answered `resumption` when it says the body is exactly as long as what was
     /// kept; `nil` for any other error. (A network of the package takes a `416` as a resume's
     /// answer; another `Network` may fail its send with it.)
     private static func alreadyWhole(_ error: any Error, resumption: DownloadResumption) -> NetworkResponse? {
-        guard case .unacceptableStatusCode(let response)? = error as? NetworkError, response.statusCode == 416,
-            response.headers["Content-Range"].flatMap(ContentRange.init)?.completeLength == resumption.offset
+        guard case .unacceptableStatusCode(let response)? = error as? NetworkError,
+            saysWhole(response, resumption: resumption)
         else { return nil }
         return response
     }
