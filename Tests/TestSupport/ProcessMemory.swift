@@ -36,17 +36,10 @@ public enum ProcessMemory {
         let output = FileManager.default.temporaryDirectory
             .appendingPathComponent("ecnetworking-memory-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: output) }
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        child.arguments = ["--testing-library", "swift-testing", "--filter", test]
-        child.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
-            .merging([outputVariable: output]) { _, added in added }
-        child.standardOutput = FileHandle.nullDevice
-        child.standardError = FileHandle.nullDevice
-        try child.run()
-        try await waitUntil(timeout: timeout) { !child.isRunning }
-        #expect(
-            child.terminationStatus == 0, "the child process failed; run \(test) with \(environment) to see why")
+        let child = try await ChildTestProcess.run(
+            test: test, environment: environment.merging([outputVariable: output]) { _, added in added },
+            timeout: timeout)
+        #expect(child.status == 0, "the child process failed; run \(test) with \(environment) to see why")
         let numbers = try String(contentsOfFile: output, encoding: .utf8).split(separator: " ").compactMap { Int($0) }
         try #require(numbers.count == 2)
         return (numbers[0], numbers[1])

@@ -117,29 +117,15 @@
         static func runInChildProcess(_ answer: Answer, _ kind: TransportKind) async throws -> (
             reason: Process.TerminationReason, output: String
         ) {
-            let errors = FileManager.default.temporaryDirectory
-                .appendingPathComponent("parser-limits-\(UUID().uuidString)")
-            guard FileManager.default.createFile(atPath: errors.path, contents: nil) else {
-                throw CocoaError(.fileWriteUnknown)
-            }
-            defer { try? FileManager.default.removeItem(at: errors) }
-            let errorHandle = try FileHandle(forWritingTo: errors)
-            defer { try? errorHandle.close() }
-            let child = Process()
-            child.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            child.arguments = [
-                "--testing-library", "swift-testing", "--filter", "TransportParserLimitsTests/childCell",
-            ]
-            child.environment = ProcessInfo.processInfo.environment.merging([
-                answerVariable: answer.rawValue, transportVariable: kind.rawValue,
-                // The backtrace of the child's expected stop is of no use here.
-                "SWIFT_BACKTRACE": "enable=no",
-            ]) { _, added in added }
-            child.standardOutput = FileHandle.nullDevice
-            child.standardError = errorHandle
-            try child.run()
-            try await waitUntil(timeout: .seconds(60)) { !child.isRunning }
-            return (child.terminationReason, try String(contentsOf: errors, encoding: .utf8))
+            let child = try await ChildTestProcess.run(
+                test: "TransportParserLimitsTests/childCell",
+                environment: [
+                    answerVariable: answer.rawValue, transportVariable: kind.rawValue,
+                    // The backtrace of the child's expected stop is of no use here.
+                    "SWIFT_BACKTRACE": "enable=no",
+                ],
+                timeout: .seconds(60))
+            return (child.reason, child.standardError)
         }
     }
 #endif
