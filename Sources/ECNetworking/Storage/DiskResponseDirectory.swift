@@ -111,7 +111,7 @@ final class DiskResponseDirectory: Sendable {
                 data = try FileSystemCalls.readFile(atPath: file.path, upTo: byteBudget)
             } catch {
                 // Not an entry this store could have written: gone, so it blocks no later one.
-                if (error as? POSIXError)?.code == .EINVAL { try? FileManager.default.removeItem(at: file) }
+                if error is FileSystemCalls.RefusedFile { try? FileManager.default.removeItem(at: file) }
                 index.remove(name)
                 return nil
             }

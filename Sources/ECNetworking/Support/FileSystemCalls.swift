@@ -54,8 +54,18 @@ enum FileSystemCalls {
         }
     }
 
+    /// Why ``readFile(atPath:upTo:)`` refused a file it opened: what is there is not a file the
+    /// caller could have written, so the caller may remove it.
+    enum RefusedFile: Error, Equatable {
+        /// A device, a FIFO, a socket or a directory.
+        case notRegular
+        /// A regular file longer than the limit.
+        case longerThan(Int)
+    }
+
     /// The contents of the regular file at `path`, at most `limit` bytes long; a symbolic link
-    /// there is an error, not followed, and so is anything but a regular file, or one longer.
+    /// there is an error, not followed (a `POSIXError`, as any failure to open), and anything but
+    /// a regular file, or one longer, is ``RefusedFile``.
     ///
     /// Opened without blocking: a FIFO planted at `path` would otherwise hold the call (and every
     /// caller waiting on the same lock) until a writer opened it, whatever cancelled the send.
@@ -66,7 +76,8 @@ enum FileSystemCalls {
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw currentError() }
         // A device, a FIFO or a socket is no entry, nor is a file longer than any entry kept.
-        guard (info.st_mode & S_IFMT) == S_IFREG, info.st_size <= limit else { throw POSIXError(.EINVAL) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { throw RefusedFile.notRegular }
+        guard info.st_size <= limit else { throw RefusedFile.longerThan(limit) }
         // One read of the size the file has now; a file that changed size meanwhile fails its
         // length check when decoded.
         var contents = Data(count: Int(info.st_size))
