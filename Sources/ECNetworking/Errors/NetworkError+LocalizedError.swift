@@ -88,6 +88,10 @@ extension NetworkError: LocalizedError {
             "The response could not be kept on disk"
         case .badURL, .unsupportedURL, .dataLengthExceedsMaximum:
             "The transport could not send the request as it is"
+        case .unknown:
+            // FoundationNetworking's code for a libcurl failure it has no code for (a request head
+            // over libcurl's limit is "Out of memory"): the message that follows is all there is.
+            "The transport failed"
         default:
             "The server could not be reached"
         }

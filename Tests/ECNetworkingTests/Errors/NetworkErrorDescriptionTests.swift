@@ -50,6 +50,13 @@ struct NetworkErrorDescriptionTests {
         #expect(String(describing: transport).contains("-1001"))
         #expect(String(reflecting: transport).contains("api.example.com/v1/login"))
 
+        // FoundationNetworking's code for what it has no code for (libcurl's "Out of memory" for a
+        // request head over its limit): no claim about the server, and the message kept.
+        let unknown = NetworkError.transport(
+            URLError(.unknown, userInfo: [NSLocalizedDescriptionKey: "Out of memory"]))
+        #expect(!unknown.localizedDescription.contains("could not be reached"), "\(unknown.localizedDescription)")
+        #expect(unknown.localizedDescription.contains("Out of memory"), "\(unknown.localizedDescription)")
+
         let exhausted = NetworkError.retriesExhausted(attempts: 3, lastError: unacceptable)
         #expect(String(describing: exhausted).contains("3 attempts"))
         #expect(String(describing: exhausted).contains("401"))
