@@ -14,7 +14,7 @@ import Testing
     "Interop: 256 MiB transfers with flat memory",
     .enabled(if: InteropServers.current != nil, "run by scripts/interop.sh"),
     .enabled(if: ProcessMemory.isMeasurable, "peak resident memory is read from /proc"),
-    .enabled(if: !ProcessMemory.isUnderThreadSanitizer, "the plain test run measures memory"),
+    .enabled(if: !ProcessMemory.isUnderSanitizer, "the plain test run measures memory"),
     .timeLimit(.minutes(4)))
 struct TransferMemoryInteropTests {
     /// One transfer.

@@ -38,7 +38,7 @@ struct PromiseMatrixMemoryTests {
     @Test(
         "peak memory grows by at most 24 MiB while a peer sends without end, a body or an error page",
         .enabled(if: ProcessMemory.isMeasurable, "peak resident memory is read from /proc"),
-        .enabled(if: !ProcessMemory.isUnderThreadSanitizer, "the plain test run measures memory"),
+        .enabled(if: !ProcessMemory.isUnderSanitizer, "the plain test run measures memory"),
         .serialized,
         arguments: SendWay.allCases, TransportKind.allCases)
     func boundedMemory(way: SendWay, kind: TransportKind) async throws {

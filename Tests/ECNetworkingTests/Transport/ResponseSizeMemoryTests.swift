@@ -50,7 +50,7 @@ struct ResponseSizeMemoryTests {
         // Under ThreadSanitizer the instrumented child inflating a gzip bomb takes both cores for
         // seconds, starving every timing bound in the run, and its shadow memory says nothing about
         // the library's; the plain run measures it.
-        .enabled(if: !ProcessMemory.isUnderThreadSanitizer, "the plain test run measures memory"),
+        .enabled(if: !ProcessMemory.isUnderSanitizer, "the plain test run measures memory"),
         // One child at a time: each is busy for a second or two, and the machine may have two cores.
         .serialized,
         arguments: Scenario.allCases, TransportKind.allCases)

@@ -121,7 +121,7 @@ struct TransportConformanceFailureTests {
             if: FileManager.default.fileExists(atPath: "/proc/self/exe"), "the child is this binary, found in /proc"),
         // Under ThreadSanitizer a child is a second instrumented process on the same cores: its
         // deadlines measure the sanitizer, and it starves the parent's tests; the plain run checks them.
-        .enabled(if: !ProcessMemory.isUnderThreadSanitizer, "the plain test run checks deadlines in isolation"),
+        .enabled(if: !ProcessMemory.isUnderSanitizer, "the plain test run checks deadlines in isolation"),
         .serialized, arguments: DeadlineCase.allCases, TransportKind.allCases)
     func deadlineInIsolation(_ deadlineCase: DeadlineCase, _ kind: TransportKind) async throws {
         let child = Process()
