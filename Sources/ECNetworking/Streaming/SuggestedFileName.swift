@@ -45,10 +45,14 @@ enum SuggestedFileName {
         // Dots and spaces in any order (`. .htaccess`) until neither leads, and spaces at the end.
         while let first = scalars.first, first == "." || first.properties.isWhitespace { scalars.removeFirst() }
         while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }
-        let fitted = fitted(String(scalars))
+        var fitted = fitted(String(scalars)).unicodeScalars
+        // Cutting a name without an extension may end it on a space, which a file system keeps
+        // and a second pass would take off.
+        while let last = fitted.last, last.properties.isWhitespace { fitted.removeLast() }
+        let name = String(fitted)
         // Cutting may leave nothing, or an extension alone (`.pdf`), which would be hidden.
-        guard !fitted.isEmpty, !fitted.hasPrefix(".") else { return nil }
-        return fitted
+        guard !name.isEmpty, !name.hasPrefix(".") else { return nil }
+        return name
     }
 
     /// `name` cut to 255 bytes of UTF-8 on a scalar boundary (a character may be longer than

@@ -186,6 +186,12 @@ struct SuggestedFileNameTests {
         let combining = "a" + String(repeating: "\u{301}", count: 300) + ".pdf"
         let cut = try #require(SuggestedFileName.sanitized(combining))
         #expect(cut.utf8.count <= 255 && cut.unicodeScalars.first == "a" && cut.hasSuffix(".pdf"))
+        // Cut at 255 bytes just after a space: the name does not end on it, and made safe again it
+        // stays the same (found by the content-disposition fuzz target).
+        let spaced = String(repeating: "a", count: 254) + " " + String(repeating: "b", count: 60)
+        let trimmed = try #require(SuggestedFileName.sanitized(spaced))
+        #expect(trimmed == String(repeating: "a", count: 254))
+        #expect(SuggestedFileName.sanitized(trimmed) == trimmed)
     }
 
     @Test(
