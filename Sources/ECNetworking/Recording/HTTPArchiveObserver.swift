@@ -104,7 +104,7 @@ private final class HTTPArchiveObservation: SendObservation {
             case .data(let bytes, _):
                 bodySize = bytes.count
                 let redacted = redaction.body(bytes, contentType: contentType)
-                let isText = Self.isRedactable(contentType, bytes) && String(validating: redacted, as: UTF8.self) != nil
+                let isText = Self.isRedactable(contentType, bytes) && String(validUTF8: redacted) != nil
                 postData = HTTPArchive.PostData(
                     mimeType: contentType ?? "", text: isText ? String(decoding: redacted, as: UTF8.self) : "")
             default:
@@ -127,7 +127,7 @@ private final class HTTPArchiveObservation: SendObservation {
         // sensitive fields are redacted as a JSON body's are, wherever they stand in the text.
         let isEventStream = contentType?.lowercased().contains("text/event-stream") == true
         let redacted = redaction.body(body, contentType: isEventStream ? "application/json" : contentType)
-        if let text = String(validating: redacted, as: UTF8.self) {
+        if let text = String(validUTF8: redacted) {
             content.text = text
         } else {
             content.text = redacted.base64EncodedString()

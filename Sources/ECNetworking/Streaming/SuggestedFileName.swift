@@ -140,7 +140,7 @@ enum SuggestedFileName {
             bytes.append(high << 4 | low)
         }
         switch parts[0].lowercased() {
-        case "utf-8": return String(validating: bytes, as: UTF8.self)
+        case "utf-8": return String(validUTF8: bytes)
         case "iso-8859-1": return String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
         default: return nil
         }
