@@ -15,7 +15,19 @@ public enum ProcessMemory {
     /// Whether this process runs under ThreadSanitizer or AddressSanitizer: each keeps shadow
     /// memory, and AddressSanitizer holds freed memory in quarantine (tens of MiB), so resident
     /// memory measures the sanitizer, and each slows a send enough to move deadlines.
-    public static let isUnderSanitizer = dlsym(nil, "__tsan_init") != nil || dlsym(nil, "__asan_init") != nil
+    public static let isUnderSanitizer = ["__tsan_init", "__asan_init"].contains { (name: String) in
+        dlsym(defaultHandle, name) != nil
+    }
+
+    /// `RTLD_DEFAULT`: every image of the process, searched in load order; a null handle on
+    /// Linux, but not on Apple platforms, where a null handle is refused.
+    private static var defaultHandle: UnsafeMutableRawPointer? {
+        #if canImport(Darwin)
+            UnsafeMutableRawPointer(bitPattern: -2)
+        #else
+            nil
+        #endif
+    }
 
     /// Resets the peak to the current resident size, which it returns, in bytes.
     public static func resetPeak() -> Int {

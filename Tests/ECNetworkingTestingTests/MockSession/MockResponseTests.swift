@@ -1,7 +1,7 @@
 import ECNetworking
 import ECNetworkingTesting
 import Foundation
-import Synchronization
+import TestSupport
 import Testing
 
 @Suite("MockResponse builds each kind of answer")
@@ -127,7 +127,7 @@ struct MockResponseTests {
     func uploadProgress() async throws {
         let session = MockSession()
         let network = makeNetwork(session: session)
-        let reports = LockedReports()
+        let reports = Log<TransferProgress>()
         session.stub(.method(.post), with: MockResponse(json: book))
         _ = try await network.send(
             CreateBookRequest(title: "Dune"), progress: TransferProgressHandler { reports.append($0) })
@@ -138,7 +138,7 @@ struct MockResponseTests {
 
         let failing = MockSession()
         failing.stub(.method(.post), with: .failure(.networkConnectionLost))
-        let failed = LockedReports()
+        let failed = Log<TransferProgress>()
         _ = try? await makeNetwork(session: failing).send(
             CreateBookRequest(title: "Dune"), progress: TransferProgressHandler { failed.append($0) })
         #expect(failed.all.filter { $0.direction == .upload }.isEmpty)
@@ -152,15 +152,4 @@ struct MockResponseTests {
         _ = try await makeNetwork(session: session).send(GetBookRequest(id: 1))
         #expect(ContinuousClock.now - start >= .milliseconds(200))
     }
-}
-
-/// Progress reports as they came, from any thread.
-private final class LockedReports: Sendable {
-    private let reports = Mutex<[TransferProgress]>([])
-
-    func append(_ report: TransferProgress) {
-        reports.withLock { $0.append(report) }
-    }
-
-    var all: [TransferProgress] { reports.withLock { $0 } }
 }

@@ -28,7 +28,11 @@ struct NetworkLifecycleTests {
 
     /// The number of file descriptors the process has open.
     private static func openFileCount() throws -> Int {
-        try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+        #if canImport(Darwin)
+            try FileManager.default.contentsOfDirectory(atPath: "/dev/fd").count
+        #else
+            try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+        #endif
     }
 
     /// A network over its own transport that authenticates through an action holding it.
