@@ -16,8 +16,7 @@ extension HTTPHeaders {
         #endif
     }
 
-    /// The header fields of `response`: in the order Foundation hands them out, or with
-    /// FoundationNetworking, which has no order of its own, sorted by name.
+    /// The header fields of `response`, sorted by name: Foundation keeps them in a dictionary.
     static func fields(of response: HTTPURLResponse) -> [Field] {
         let allFields = response.allHeaderFields
         var fields: [Field] = []
@@ -29,12 +28,10 @@ extension HTTPHeaders {
             // through the runtime's general path.
             fields.append(Field(name: name.base as? String ?? "\(name)", value: value as? String ?? "\(value)"))
         }
-        #if canImport(FoundationNetworking)
-            // Each read is a new dictionary, whose order is its own: sorted, the same response
-            // gives the same list every time, so its headers equal themselves and hash alike
-            // however often they are read. (Its names are unique, so the order is total.)
-            fields.sort { $0.name < $1.name }
-        #endif
+        // A dictionary has no order of its own (on Linux each read is a new one): sorted, the same
+        // response gives the same list every time, and two responses with the same fields give
+        // equal headers that hash alike. (Its names are unique, so the order is total.)
+        fields.sort { $0.name < $1.name }
         return fields
     }
 }

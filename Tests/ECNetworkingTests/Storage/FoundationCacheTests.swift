@@ -88,6 +88,9 @@ struct FoundationCacheTests {
         let byDefault = URLSessionTransport()
         defer { byDefault.invalidate() }
         #expect(byDefault.sessionConfiguration.urlCache == nil)
+        // Nor a credential store, from which a URLSession answers a 401 itself on Apple platforms.
+        #expect(transport.sessionConfiguration.urlCredentialStorage == nil)
+        #expect(byDefault.sessionConfiguration.urlCredentialStorage == nil)
         // The caller's configuration object is left as it was.
         #expect(configuration.urlCache === cache)
     }

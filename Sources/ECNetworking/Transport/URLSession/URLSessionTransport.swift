@@ -126,12 +126,16 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
     ///   made a cancellation that met the task's completion stop the process: FoundationNetworking
     ///   reads the cache on another queue before the task's protocol exists, and the cancellation
     ///   then reports on a task that has already left the session's registry.
+    /// - Credential storage: actions authenticate. With a `URLCredentialStorage`, a `URLSession` on
+    ///   Apple platforms answers a `401` challenge itself with a credential stored for its
+    ///   protection space (by any part of the app), which then never reaches the actions.
     private static func isolated(_ configuration: URLSessionConfiguration) -> URLSessionConfiguration {
         let copy = (configuration.copy() as? URLSessionConfiguration) ?? configuration
         copy.httpCookieStorage = nil
         copy.httpShouldSetCookies = false
         copy.httpCookieAcceptPolicy = .never
         copy.urlCache = nil
+        copy.urlCredentialStorage = nil
         return copy
     }
 
