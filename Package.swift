@@ -39,6 +39,7 @@ let traitTestDependencies: [Target.Dependency] =
         product("MetricsTestKit", of: "swift-metrics", when: "Metrics"),
         product("AsyncHTTPClient", of: "async-http-client", when: "AsyncHTTPClient"),
         product("NIOSSL", of: "swift-nio-ssl", when: "AsyncHTTPClient"),
+        product("NIOPosix", of: "swift-nio", when: "AsyncHTTPClient"),
     ]
 
 let package = Package(

@@ -8,6 +8,7 @@ import TestSupport
 #if AsyncHTTPClient
     import AsyncHTTPClient
     import NIOSSL
+    import NIOPosix
 #endif
 
 /// The transports the interop suite runs over; the AsyncHTTPClient one exists only when the
@@ -68,7 +69,7 @@ enum InteropTransport: String, CaseIterable, Sendable, CustomStringConvertible {
             tlsConfiguration: tls, redirectConfiguration: .disallow, decompression: .enabled(limit: .ratio(250)))
         configuration.tracing.tracer = nil
         try configure(&configuration)
-        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+        let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
         return try await withShutdown(of: client, { try await $0.shutdown() }, body)
     }
 #endif

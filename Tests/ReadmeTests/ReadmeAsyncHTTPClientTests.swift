@@ -2,6 +2,7 @@
     import AsyncHTTPClient
     import ECNetworking
     import Foundation
+    import NIOPosix
     import TestSupport
     import Testing
 
@@ -54,7 +55,7 @@
                 redirectConfiguration: .disallow, decompression: .enabled(limit: .ratio(250)))
             clientConfiguration.tracing.tracer = nil
             let client = HTTPClient(
-                eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
+                eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: clientConfiguration)
             let ownClient = AsyncHTTPClientTransport(client: client)
 
             try await ownClient.shutdown()

@@ -2,6 +2,7 @@
     import AsyncHTTPClient
     import Foundation
     import NIOCore
+    import NIOPosix
 
     /// Sends through swift-server's async-http-client (SwiftNIO) instead of `URLSession`: on Linux
     /// several times the throughput of FoundationNetworking, and everything `HTTPClient` can be
@@ -10,7 +11,8 @@
     /// Available with the package trait `AsyncHTTPClient`. Either the transport creates a client it
     /// owns, with ``init(configuration:)``, or you pass one you own with ``init(client:)``:
     ///
-    /// - An owned client runs on `HTTPClient`'s shared event loops, never follows redirects (the
+    /// - An owned client runs on SwiftNIO's shared event loops (`MultiThreadedEventLoopGroup.singleton`:
+    ///   POSIX sockets and BoringSSL on every platform), never follows redirects (the
     ///   library applies its ``RedirectPolicy`` itself) and decompresses gzip and deflate bodies. Call
     ///   ``shutdown()`` when you are done with it. If the last copy of the transport goes away
     ///   without that call, the client is shut down in the background: async-http-client stops a
@@ -23,7 +25,10 @@
     ///   library's ``RedirectPolicy`` (its credential stripping across origins among it), so the
     ///   transport fails such a send with ``NetworkError/invalidResponse`` rather than return the
     ///   redirected response as if nothing had happened. Set its `configuration.tracing.tracer` to
-    ///   `nil` as well; see ``init(client:)``.
+    ///   `nil` as well; see ``init(client:)``. Give it `MultiThreadedEventLoopGroup.singleton`
+    ///   (NIOPosix) rather than `HTTPClient.defaultEventLoopGroup`, which on Apple platforms is
+    ///   Network.framework's: there a client certificate stops the process, extra trust roots are
+    ///   ignored, and failures are errors the transport cannot name.
     ///
     /// Failures are reported as the same ``NetworkError`` cases the `URLSession` transport uses:
     /// `.transport(URLError)` with `.cannotConnectToHost`, `.timedOut`, `.secureConnectionFailed`
@@ -63,8 +68,9 @@
             self.refusal = nil
         }
 
-        /// A transport over a client of its own, configured by `configuration`, on `HTTPClient`'s
-        /// shared event loops. Call ``shutdown()`` once you no longer need it.
+        /// A transport over a client of its own, configured by `configuration`, on SwiftNIO's
+        /// shared event loops (`MultiThreadedEventLoopGroup.singleton`). Call ``shutdown()`` once
+        /// you no longer need it.
         public init(configuration: Configuration = Configuration()) {
             var clientConfiguration = configuration.clientConfiguration
             var refusal = configuration.tls.firstSetting(notIn: TLSPolicy.appliedByAsyncHTTPClient).map {
@@ -77,9 +83,13 @@
                     refusal = refusal ?? .invalidRequest(reason: "the TLS policy's certificates or key cannot be read")
                 }
             }
-            let owner = OwnedHTTPClient(
-                client: HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: clientConfiguration)
-            )
+            // SwiftNIO's own loops, not `HTTPClient.defaultEventLoopGroup`: on Apple platforms that
+            // is Network.framework's, which stops the process at a client certificate, ignores
+            // extra trust roots, waits out the connect timeout on a refused connection and fails
+            // with errors of its own. These are the same POSIX sockets and BoringSSL everywhere.
+            let client = HTTPClient(
+                eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: clientConfiguration)
+            let owner = OwnedHTTPClient(client: client)
             self.client = owner.client
             self.owner = owner
             self.refusal = refusal

@@ -2,6 +2,7 @@
     import AsyncHTTPClient
     import Foundation
     import NIOSSL
+    import NIOPosix
     import TestSupport
     import Testing
 
@@ -31,7 +32,7 @@
             tls.trustRoots = .certificates(try NIOSSLCertificate.fromPEMFile(server.certificatePath))
             var configuration = HTTPClient.Configuration(tlsConfiguration: tls, redirectConfiguration: .disallow)
             configuration.tracing.tracer = nil
-            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+            let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: configuration)
             let transport = AsyncHTTPClientTransport(client: client)
             let mismatch = await networkError {
                 _ = try await transport.send(

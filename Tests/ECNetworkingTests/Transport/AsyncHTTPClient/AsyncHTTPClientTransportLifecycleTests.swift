@@ -1,6 +1,7 @@
 #if AsyncHTTPClient
     import AsyncHTTPClient
     import Foundation
+    import NIOPosix
     import TestSupport
     import Testing
 
@@ -36,7 +37,7 @@
             let server = try LoopbackHTTPServer { _ in .response(status: 200) }
             defer { server.stop() }
             let client = HTTPClient(
-                eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
                 configuration: HTTPClient.Configuration(redirectConfiguration: .disallow))
             let transport = clientPassedIn ? AsyncHTTPClientTransport(client: client) : AsyncHTTPClientTransport()
             var configuration = NetworkConfiguration(baseURL: server.baseURL)
@@ -100,7 +101,7 @@
             let server = try LoopbackHTTPServer { _ in .response(status: 200, body: Data("ok".utf8)) }
             defer { server.stop() }
             let client = HTTPClient(
-                eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+                eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
                 configuration: HTTPClient.Configuration(redirectConfiguration: .disallow))
             do {
                 let transport = AsyncHTTPClientTransport(client: client)
@@ -119,7 +120,7 @@
                 request.path == "/old" ? .response(status: 302, headers: ["Location": "/new"]) : .response(status: 200)
             }
             defer { server.stop() }
-            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup)
+            let client = HTTPClient(eventLoopGroup: MultiThreadedEventLoopGroup.singleton)
             let error = await networkError {
                 _ = try await AsyncHTTPClientTransport(client: client).send("old", on: server)
             }
