@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 import NIOSSL
 
 /// What the library over `AsyncHTTPClientTransport` is measured against: the same call written by
@@ -17,11 +18,12 @@ struct RawAsyncHTTPClient: Sendable {
     /// One decoder for every response, as the library keeps one in its configuration.
     let decoder = JSONDecoder()
 
-    /// A client on the shared event loops with the pool and settings of the library's transport
-    /// created with `maximumConnectionsPerHost` connections per host, and `tls` for HTTPS.
+    /// A client on SwiftNIO's shared event loops, as the transport's own is, with the pool and
+    /// settings of the library's transport created with `maximumConnectionsPerHost` connections
+    /// per host, and `tls` for HTTPS.
     static func makeClient(maximumConnectionsPerHost: Int, tls: TLSConfiguration? = nil) -> HTTPClient {
         HTTPClient(
-            eventLoopGroup: HTTPClient.defaultEventLoopGroup,
+            eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
             configuration: HTTPClient.Configuration(
                 tlsConfiguration: tls,
                 redirectConfiguration: .disallow,
