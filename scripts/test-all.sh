@@ -2,8 +2,8 @@
 # Runs every test suite of the project: the library (with default traits, with every trait, and
 # with every trait under ThreadSanitizer), the interop suite against nginx and tinyproxy, the
 # Example's end-to-end tests against its real server, and the benchmarks in quick mode so they
-# never rot. Also fails on compiler warnings in the library, on swift-format findings, and on a
-# documentation warning or an undocumented public symbol.
+# never rot. Also fails on compiler warnings in the library, on swift-format findings, on an API
+# the Apple deployment targets lack, and on a documentation warning or an undocumented public symbol.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,6 +24,9 @@ tsan() {
   # The suppressions cover one known false positive of the concurrency runtime; see the file.
   TSAN_OPTIONS="suppressions=$PWD/scripts/thread-sanitizer-suppressions.txt ${TSAN_OPTIONS:-}" "$@"
 }
+
+step "no API above the Apple deployment targets outside Linux-only code"
+./scripts/check-apple-availability.sh
 
 step "default traits resolve no other package"
 ./scripts/check-default-dependencies.sh
