@@ -104,9 +104,8 @@ private final class HTTPArchiveObservation: SendObservation {
             case .data(let bytes, _):
                 bodySize = bytes.count
                 let redacted = redaction.body(bytes, contentType: contentType)
-                let isText = Self.isRedactable(contentType, bytes) && String(validUTF8: redacted) != nil
-                postData = HTTPArchive.PostData(
-                    mimeType: contentType ?? "", text: isText ? String(decoding: redacted, as: UTF8.self) : "")
+                let text = Self.isRedactable(contentType, bytes) ? String(validUTF8: redacted) : nil
+                postData = HTTPArchive.PostData(mimeType: contentType ?? "", text: text ?? "")
             default:
                 bodySize = -1
                 postData = HTTPArchive.PostData(mimeType: contentType ?? "", text: "")

@@ -45,14 +45,10 @@ enum SuggestedFileName {
         // Dots and spaces in any order (`. .htaccess`) until neither leads, and spaces at the end.
         while let first = scalars.first, first == "." || first.properties.isWhitespace { scalars.removeFirst() }
         while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }
-        var fitted = fitted(String(scalars)).unicodeScalars
-        // Cutting a name without an extension may end it on a space, which a file system keeps
-        // and a second pass would take off.
-        while let last = fitted.last, last.properties.isWhitespace { fitted.removeLast() }
-        let name = String(fitted)
+        let fitted = fitted(String(scalars))
         // Cutting may leave nothing, or an extension alone (`.pdf`), which would be hidden.
-        guard !name.isEmpty, !name.hasPrefix(".") else { return nil }
-        return name
+        guard !fitted.isEmpty, !fitted.hasPrefix(".") else { return nil }
+        return fitted
     }
 
     /// `name` cut to 255 bytes of UTF-8 on a scalar boundary (a character may be longer than
@@ -72,6 +68,11 @@ enum SuggestedFileName {
         while stemBytes > room, let last = stem.last {
             stem.removeLast()
             stemBytes -= String(last).utf8.count
+        }
+        // Cut just after a space, a name without an extension would end on it, and made safe again
+        // (trailing spaces trimmed) it would change.
+        if suffix.isEmpty {
+            while let last = stem.last, last.properties.isWhitespace { stem.removeLast() }
         }
         return String(String.UnicodeScalarView(stem)) + String(String.UnicodeScalarView(suffix))
     }
