@@ -27,8 +27,8 @@
     ///   redirected response as if nothing had happened. Set its `configuration.tracing.tracer` to
     ///   `nil` as well; see ``init(client:)``. Give it `MultiThreadedEventLoopGroup.singleton`
     ///   (NIOPosix) rather than `HTTPClient.defaultEventLoopGroup`, which on Apple platforms is
-    ///   Network.framework's: there a client certificate stops the process, extra trust roots are
-    ///   ignored, and failures are errors the transport cannot name.
+    ///   Network.framework's, which the transport is neither written nor tested for (its TLS
+    ///   policy and the names it gives failures are those of SwiftNIO's sockets).
     ///
     /// Failures are reported as the same ``NetworkError`` cases the `URLSession` transport uses:
     /// `.transport(URLError)` with `.cannotConnectToHost`, `.timedOut`, `.secureConnectionFailed`
@@ -83,10 +83,11 @@
                     refusal = refusal ?? .invalidRequest(reason: "the TLS policy's certificates or key cannot be read")
                 }
             }
-            // SwiftNIO's own loops, not `HTTPClient.defaultEventLoopGroup`: on Apple platforms that
-            // is Network.framework's, which stops the process at a client certificate, ignores
-            // extra trust roots, waits out the connect timeout on a refused connection and fails
-            // with errors of its own. These are the same POSIX sockets and BoringSSL everywhere.
+            // SwiftNIO's own loops, not `HTTPClient.defaultEventLoopGroup`, which on Apple platforms
+            // is Network.framework's: read in async-http-client 1.37, it stops the process at a
+            // client certificate, ignores extra trust roots, waits out the connect timeout on a
+            // refused connection and fails with errors of its own. These loops are the same POSIX
+            // sockets and BoringSSL everywhere, which the TLS policy and the error names are for.
             let client = HTTPClient(
                 eventLoopGroup: MultiThreadedEventLoopGroup.singleton, configuration: clientConfiguration)
             let owner = OwnedHTTPClient(client: client)
