@@ -28,11 +28,45 @@ package final class Redaction: Sendable {
         headers.matches(name)
     }
 
+    /// The value of a header as it may be shown: the placeholder for a sensitive header; any
+    /// other with each URL in it redacted as ``urlText(_:placeholder:)`` does, since a `Location`,
+    /// `Content-Location`, `Link`, `Refresh` or `Referer` (or a header of an API's own) can carry a
+    /// pre-signed URL's signature, a token parameter or userinfo.
     func headerValue(name: String, value: String) -> String {
-        headers.matches(name) ? Self.placeholder : value
+        headers.matches(name) ? Self.placeholder : urlsRedacted(inHeaderValue: value)
     }
 
-    /// The headers with the values of sensitive ones replaced, order and names kept.
+    /// `value` with each of its words redacted as a URL. A header holds a URL among other words
+    /// (`<https://…>; rel="next"`, `0; url=https://…`), so each run between spaces, tabs, angle
+    /// brackets and quotes is taken alone: taken whole, a query would run on into the parameters
+    /// after it, and an `@` of a word after a URL would read as the URL's userinfo.
+    private func urlsRedacted(inHeaderValue value: String) -> String {
+        // Only a query or fragment (`?`, `#`) or userinfo (`@`) can hold a secret: most values
+        // have none of them, and are returned without building anything.
+        guard
+            value.utf8.contains(where: { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") || $0 == UInt8(ascii: "@") }
+            )
+        else { return value }
+        var result = ""
+        var word = ""
+        for scalar in value.unicodeScalars {
+            if Self.headerWordSeparators.contains(scalar) {
+                result += urlText(word)
+                result.unicodeScalars.append(scalar)
+                word = ""
+            } else {
+                word.unicodeScalars.append(scalar)
+            }
+        }
+        return result + urlText(word)
+    }
+
+    /// What ends a word of a header value for ``urlsRedacted(inHeaderValue:)``: what cannot stand
+    /// in a URL unencoded. Not the comma, which separates a list's members but may also stand in
+    /// a query (`?ids=1,2&token=…`), where ending the word at it would hide the pair after it.
+    private static let headerWordSeparators: Set<Unicode.Scalar> = [" ", "\t", "<", ">", "\""]
+
+    /// The headers with each value as ``headerValue(name:value:)`` shows it, order and names kept.
     func headers(_ headers: HTTPHeaders) -> HTTPHeaders {
         HTTPHeaders(
             headers.fields.map { HTTPHeaders.Field(name: $0.name, value: headerValue(name: $0.name, value: $0.value)) })

@@ -120,6 +120,43 @@ struct RedactionTests {
         }
     }
 
+    @Test("a URL in any header's value loses its userinfo and sensitive parameters; other words are left alone")
+    func urlsInHeaderValues() {
+        let cases: [(name: String, value: String, shown: String)] = [
+            // A 3xx to a pre-signed download, relative or absolute.
+            (
+                "Location", "https://bucket.example.com/r.pdf?X-Amz-Signature=s1&X-Amz-Credential=c1&v=2",
+                "https://bucket.example.com/r.pdf?X-Amz-Signature=<redacted>&X-Amz-Credential=<redacted>&v=2"
+            ),
+            ("Content-Location", "/callback?state=1&access_token=t1", "/callback?state=1&access_token=<redacted>"),
+            // Each URL of a list alone: the first one's query must not swallow the rest of the value.
+            (
+                "Link",
+                #"<https://a.example/p?page=2&sig=s2>; rel="next", <https://u:p2@b.example/p?page=1>; rel="prev""#,
+                #"<https://a.example/p?page=2&sig=<redacted>>; rel="next", <https://<redacted>@b.example/p?page=1>; rel="prev""#
+            ),
+            ("Refresh", "0; url=https://a.example/x?token=t3", "0; url=https://a.example/x?token=<redacted>"),
+            // A comma inside a query does not end the URL.
+            ("Referer", "https://a.example/p?ids=1,2&key=k4", "https://a.example/p?ids=1,2&key=<redacted>"),
+            // An address after a URL is not the URL's userinfo; an ETag's `#` is no fragment.
+            (
+                "User-Agent", "App/1.0 (+https://app.example; ops@app.example)",
+                "App/1.0 (+https://app.example; ops@app.example)"
+            ),
+            ("ETag", #"W/"abc#def=1""#, #"W/"abc#def=1""#),
+            ("Content-Type", "application/json; charset=utf-8", "application/json; charset=utf-8"),
+            // A sensitive header is hidden whole, URL or not.
+            ("Authorization", "Bearer https://a.example/?page=1", "<redacted>"),
+        ]
+        for (name, value, shown) in cases {
+            #expect(redaction.headerValue(name: name, value: value) == shown, "\(name)")
+        }
+        let headers: HTTPHeaders = ["Location": "/next?access_token=t5", "X-Request-Id": "r1"]
+        #expect(redaction.headers(headers)["Location"] == "/next?access_token=<redacted>")
+        #expect(redaction.headers(headers)["X-Request-Id"] == "r1")
+        #expect(!"\(headers)".contains("t5"))
+    }
+
     @Test("form and JSON bodies are found by their content type in any case")
     func contentTypeCase() {
         let form = redaction.body(Data("password=p1&x=1".utf8), contentType: "APPLICATION/X-WWW-FORM-URLENCODED")

@@ -10,7 +10,9 @@ final class MatrixServer: Sendable {
     enum Route: String, Sendable {
         /// 200 with one JSON object or one event, and a `Set-Cookie` holding ``MatrixSecrets/cookie``.
         case ok
-        /// 401 with ``MatrixSecrets/responseToken`` in the body and ``MatrixSecrets/cookie`` in a cookie.
+        /// 401 with ``MatrixSecrets/responseToken`` in the body, ``MatrixSecrets/cookie`` in a cookie,
+        /// ``MatrixSecrets/locationToken`` in the `Location`'s query and ``MatrixSecrets/linkPassword``
+        /// in the userinfo of a `Link`'s URL.
         case fail
         /// 200 with ``MatrixSecrets/responseToken`` as the `access_token` of a JSON object, or of
         /// the JSON one event carries: a body every way reads to its end, streamed ones included.
@@ -78,7 +80,11 @@ final class MatrixServer: Sendable {
         case .fail:
             return .response(
                 status: 401,
-                headers: ["Content-Type": "application/json", "Set-Cookie": "session=\(MatrixSecrets.cookie)"],
+                headers: [
+                    "Content-Type": "application/json", "Set-Cookie": "session=\(MatrixSecrets.cookie)",
+                    "Location": "/login?next=1&access_token=\(MatrixSecrets.locationToken)",
+                    "Link": "<http://ada:\(MatrixSecrets.linkPassword)@127.0.0.1/help?page=1>; rel=\"help\"",
+                ],
                 body: Data(#"{"error":"expired","access_token":"\#(MatrixSecrets.responseToken)"}"#.utf8))
         case .gated:
             let body = isEventStream ? "data: one\n\n" : #"{"ok":true}"#
@@ -126,8 +132,10 @@ enum MatrixSecrets {
     static let bodyPassword = "MATRIX-BODY-0d2e"
     static let cookie = "MATRIX-COOKIE-9b84"
     static let responseToken = "MATRIX-RESPONSE-a6e1"
+    static let locationToken = "MATRIX-LOCATION-3c7d"
+    static let linkPassword = "MATRIX-LINK-e25f"
 
-    static let all = [authorization, queryToken, bodyPassword, cookie, responseToken]
+    static let all = [authorization, queryToken, bodyPassword, cookie, responseToken, locationToken, linkPassword]
 
     /// A request for `route` of `baseURL` with ``authorization`` in its `Authorization` header and
     /// ``queryToken`` as its `access_token`.

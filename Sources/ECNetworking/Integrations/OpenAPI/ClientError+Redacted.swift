@@ -6,8 +6,8 @@
     extension ClientError {
         /// The runtime's error for a failed send, showing no secret: the runtime fills in only what
         /// an error it receives leaves empty, so the request, base URL and input are set here, the
-        /// request with sensitive header values and query parameters redacted as the library's
-        /// descriptions are, the input left out.
+        /// request with sensitive header values, the URLs in the others and sensitive query
+        /// parameters redacted as the library's descriptions are, the input left out.
         static func redacted(
             wrapping error: any Error,
             request: HTTPRequest,
@@ -19,8 +19,8 @@
             shown.path = request.path.map { redaction.urlText($0, placeholder: Redaction.urlPlaceholder) }
             shown.headerFields = HTTPFields(
                 request.headerFields.map { field in
-                    redaction.isSensitiveHeader(field.name.rawName)
-                        ? HTTPField(name: field.name, value: Redaction.placeholder) : field
+                    HTTPField(
+                        name: field.name, value: redaction.headerValue(name: field.name.rawName, value: field.value))
                 })
             return ClientError(
                 operationID: operationID,
