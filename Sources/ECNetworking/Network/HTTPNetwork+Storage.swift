@@ -180,9 +180,13 @@ extension HTTPNetwork {
                 value = try request.decodedResponse(from: response, configuration: configuration)
                 entry = response.isSuccessful ? StoredResponse(response) : nil
             }
-            context.timings.decoding = context.elapsed(since: decodingStart)
-            // Without the request as sent, its credential and partition are unknown: not stored.
-            if let entry, let sent = response.request {
+            // Cancelled while its answer was decoded: the value is dropped, and nothing is stored.
+            try context.endDecoding(startedAt: decodingStart)
+            // Without the request as sent, its credential and partition are unknown: not stored. Nor,
+            // without a partition, is an answer to cookies the network's store added on the wire
+            // (a login that landed while this send waited for its slot, or a redirect to where
+            // the store has some): the request as sent does not show them, yet they name a user.
+            if let entry, let sent = response.request, built.partition != nil || !context.sentStoredCookies {
                 await built.keep(entry, answering: sent, in: storage)
             }
             return StoredValue(value: value, source: .network)

@@ -62,6 +62,7 @@ struct NetworkTransportStep: AttemptTransport {
             }
             context.endTransport(startedAt: transportStart)
         }
+        if response.sentStoredCookies { context.sentStoredCookies = true }
         response.request = wire.request
         response.timings = context.timings
         return response

@@ -38,6 +38,10 @@ package struct SendContext: Sendable {
     var streamedBody: BodyRelay?
     /// How many bytes of the streamed body arrived, once it has ended.
     var streamedByteCount: Int64?
+    /// Whether an attempt went out with cookies the network's cookie store added (see
+    /// ``NetworkResponse/sentStoredCookies``): kept here, since a completed action may replace the
+    /// response that said so.
+    var sentStoredCookies = false
 
     /// Has the send reported when `response`'s body ends, when it is handed over still arriving,
     /// rather than at its head: for a network whose stubs stream, as the real one's transport does.

@@ -58,6 +58,13 @@ public struct NetworkResponse: Sendable {
         get { storage.value.bodyOnTheWire }
         _modify { yield &storage.unique.value.bodyOnTheWire }
     }
+    /// Whether a hop of the exchange went out with cookies the network's cookie store added, which
+    /// ``request`` does not show: the answer is then one for the user they name, as one to an
+    /// `Authorization` header is (response storage keeps it only in a partition).
+    var sentStoredCookies: Bool {
+        get { storage.value.sentStoredCookies }
+        _modify { yield &storage.unique.value.sentStoredCookies }
+    }
 
     /// The body; another name for ``body``, kept for code written against ECNetworking 2.x's
     /// `NetworkResponse.data`.
@@ -136,5 +143,6 @@ extension NetworkResponse {
         var timings: NetworkTimings
         var unreadBody: StreamedBody?
         var bodyOnTheWire: ByteStream?
+        var sentStoredCookies = false
     }
 }

@@ -45,11 +45,13 @@ final class TransportRoute: Sendable {
         self.cookies = cookies
     }
 
-    /// `hop` as it goes on the wire: with the stored cookies for its URL.
+    /// `hop` as it goes on the wire: with the stored cookies for its URL; and whether it got any.
     // Inlined into the start of every hop: without a cookie store it is then a `nil` check, not
     // a call that takes and returns the request.
-    @inline(__always) func sent(_ hop: TransportRequest) -> TransportRequest {
-        guard let cookies else { return hop }
-        return cookies.adding(to: hop)
+    @inline(__always) func sent(_ hop: TransportRequest) -> (request: TransportRequest, addsStoredCookies: Bool) {
+        guard let cookies else { return (hop, false) }
+        var sent = hop
+        let added = cookies.addCookies(to: &sent)
+        return (sent, added)
     }
 }

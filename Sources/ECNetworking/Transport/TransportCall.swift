@@ -28,6 +28,9 @@ final class TransportCall: DeadlineTarget {
         /// by the hop's completion handler, which then captures the call alone and allocates nothing.
         var redirect: (request: TransportRequest, followed: Int)?
         var deadline: DeadlineScheduler.Token?
+        /// Whether a hop went out with cookies from the network's store, on the gathering path:
+        /// the answer is then one for the user they name (see ``NetworkResponse/sentStoredCookies``).
+        var sentStoredCookies = false
     }
 
     private let request: TransportRequest
@@ -102,12 +105,14 @@ final class TransportCall: DeadlineTarget {
             // The first hop's task is made before the lock and resumed only after it, so one lock
             // both registers the waiter and stores the task and the deadline.
             let deadline = scheduleDeadline()
-            if let task = gathering.gatheringTask(for: route.sent(request), reportingTo: self) {
+            let (sent, addsStoredCookies) = route.sent(request)
+            if let task = gathering.gatheringTask(for: sent, reportingTo: self) {
                 let earlyOutcome = state.withLock { state -> Outcome? in
                     if let earlyOutcome = state.wait(waiter) { return earlyOutcome }
                     _ = state.updateResources { resources in
                         resources.hop = task
                         resources.deadline = deadline
+                        resources.sentStoredCookies = addsStoredCookies
                     }
                     return nil
                 }
@@ -139,7 +144,8 @@ final class TransportCall: DeadlineTarget {
     /// nothing to cancel), what was just set up is released again instead.
     private func start(_ hop: TransportRequest, followed: Int, deadline: DeadlineScheduler.Token? = nil) {
         let gathering = collectsBody ? route.gathering : nil
-        let transportTask = gathering?.gatheringTask(for: route.sent(hop), reportingTo: self)
+        let sent = gathering.map { _ in route.sent(hop) }
+        let transportTask = sent.flatMap { gathering?.gatheringTask(for: $0.request, reportingTo: self) }
         let exchange: Task<Void, Never>? =
             transportTask != nil
             ? nil
@@ -155,6 +161,7 @@ final class TransportCall: DeadlineTarget {
                 if let transportTask {
                     resources.hop = transportTask
                     if followed > 0 { resources.redirect = (hop, followed) }
+                    if sent?.addsStoredCookies == true { resources.sentStoredCookies = true }
                 }
                 if let exchange { resources.exchange = exchange }
                 if let deadline { resources.deadline = deadline }
@@ -255,8 +262,11 @@ final class TransportCall: DeadlineTarget {
     private func exchange(from hop: TransportRequest, followed: Int) async throws -> NetworkResponse {
         var current = hop
         var followed = followed
+        var sentStoredCookies = false
         while true {
-            let response = try await route.transport.send(route.sent(current))
+            let sent = route.sent(current)
+            if sent.addsStoredCookies { sentStoredCookies = true }
+            let response = try await route.transport.send(sent.request)
             route.cookies?.storeCookies(of: response.headers, from: response.url ?? current.url)
             guard
                 let next = try route.redirects.request(
@@ -265,10 +275,13 @@ final class TransportCall: DeadlineTarget {
                 guard collectsBody else {
                     var head = NetworkResponse(response, body: Data(), requestedURL: current.url)
                     head.bodyOnTheWire = response.body
+                    head.sentStoredCookies = sentStoredCookies
                     return head
                 }
                 let body = try await response.body.collect(upTo: current.maximumResponseSize)
-                return NetworkResponse(response, body: body, requestedURL: current.url)
+                var whole = NetworkResponse(response, body: body, requestedURL: current.url)
+                whole.sentStoredCookies = sentStoredCookies
+                return whole
             }
             // The 3xx body is dropped unread: a transport ends a body stream its consumer lets go.
             followed += 1
@@ -283,6 +296,11 @@ final class TransportCall: DeadlineTarget {
         if case .failure = outcome {
             ending.resources.exchange?.cancel()
             ending.resources.hop?.cancel()
+        } else if ending.resources.sentStoredCookies, case .success(var response) = outcome {
+            // Noted on the response only now, when the gathered hops that carried them are known.
+            response.sentStoredCookies = true
+            ending.waiter?.receive(.success(response))
+            return
         }
         ending.waiter?.receive(outcome)
     }

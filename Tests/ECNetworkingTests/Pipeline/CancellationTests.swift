@@ -45,7 +45,8 @@ struct CancellationTests {
         try await waitUntil { session.cancelledRequestCount == 1 }
     }
 
-    @Test("cancelling while the answer is decoded ends the send with cancelled, for a typed and a raw send")
+    @Test(
+        "cancelling while the answer is decoded ends the send with cancelled, for a typed, a storage and a raw send")
     func cancelWhileDecoding() async throws {
         let session = MockSession()
         session.stub(with: MockResponse(json: [User]()))
@@ -55,6 +56,16 @@ struct CancellationTests {
         try await waitUntil { decoding.count == 1 }
         task.cancel()
         await expectCancelled(task)
+
+        // A send through a store decodes in a step of its own; its value is dropped, and not stored.
+        let store = InMemoryResponseStore()
+        let stored = Task {
+            try await network.send(SlowlyDecoded(started: decoding), storage: store, policy: .networkOnly).value
+        }
+        try await waitUntil { decoding.count == 2 }
+        stored.cancel()
+        await expectCancelled(stored)
+        #expect(store.count == 0)
 
         // A raw send has no decoding: its last step is the completed actions.
         let completing = Counter()
@@ -167,8 +178,9 @@ struct CancellationTests {
 
 /// A request whose decoding takes until its task is cancelled (or 5 s), so a test can cancel the
 /// send while it decodes.
-private struct SlowlyDecoded: Request {
+private struct SlowlyDecoded: StorableRequest {
     let started: Counter
+    var maximumStorageAge: Duration { .seconds(60) }
 
     func buildRequest(with baseURL: URL) -> NetworkRequest {
         NetworkRequest(url: baseURL.appendingPathComponent("users"))

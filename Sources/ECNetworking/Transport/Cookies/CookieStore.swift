@@ -13,13 +13,21 @@ extension CookieStore {
     /// sets itself comes first and wins over the store's of the same name, so an action's or a
     /// caller's `Cookie` header is never replaced nor dropped.
     func adding(to request: TransportRequest) -> TransportRequest {
-        guard let stored = cookieHeader(for: request.url) else { return request }
         var request = request
+        addCookies(to: &request)
+        return request
+    }
+
+    /// Adds the cookies for `request`'s URL to its `Cookie` header as ``adding(to:)`` does; returns
+    /// whether it added any, which makes the answer one to the user those cookies name.
+    @discardableResult
+    func addCookies(to request: inout TransportRequest) -> Bool {
+        guard let stored = cookieHeader(for: request.url) else { return false }
         // Repeated fields are one list of pairs: joined by `; `, never by the `, ` of other headers.
         let own = request.headers.values(for: "Cookie").joined(separator: "; ")
         guard !own.isEmpty else {
             request.headers["Cookie"] = stored
-            return request
+            return true
         }
         let ownNames = Set(
             own.split(separator: ";").map { pair in
@@ -28,9 +36,9 @@ extension CookieStore {
         let added = stored.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { pair in
             !ownNames.contains(String(pair.split(separator: "=", maxSplits: 1).first ?? ""))
         }
-        guard !added.isEmpty else { return request }
+        guard !added.isEmpty else { return false }
         request.headers["Cookie"] = ([own] + added).joined(separator: "; ")
-        return request
+        return true
     }
 
     /// Keeps the cookies `headers` sets, for a response to `url`.
