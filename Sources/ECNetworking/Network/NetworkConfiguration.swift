@@ -59,8 +59,8 @@ public struct NetworkConfiguration: Sendable {
     public var completionQueue: DispatchQueue?
     /// Called once after every send, successful or not, with its timings; not for a request whose
     /// ``Request/buildRequest(with:)`` threw (nothing was sent) nor for an answer a response store
-    /// gave without a network call. The request it gets is redacted with ``sensitiveData`` (see
-    /// ``RequestMetrics/request``). A streamed send (a
+    /// gave without a network call. The request and the error it gets are redacted with
+    /// ``sensitiveData`` (see ``RequestMetrics/request`` and ``RequestMetrics/error``). A streamed send (a
     /// stream, a download, an OpenAPI operation, each connection of a Server-Sent Events
     /// subscription) is reported when its body ends, with the error that ended the body, if any.
     public var metricsHandler: (@Sendable (RequestMetrics) -> Void)?

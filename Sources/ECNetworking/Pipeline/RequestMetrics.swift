@@ -17,9 +17,11 @@ public struct RequestMetrics: Sendable {
     public var retriedBy: [RetryRequester]
     /// How long each stage took.
     public var timings: NetworkTimings
-    /// Why the send failed, or `nil` when it succeeded: the very error the caller got. Its
-    /// descriptions redact secrets, but what it carries (a ``NetworkResponse`` and its request) is
-    /// as received and sent. For a streamed send (a stream, a download, a Server-Sent Events
+    /// Why the send failed, or `nil` when it succeeded: the error the caller got. The network
+    /// hands the hook a redacted copy: the same case, with each ``NetworkResponse`` it carries
+    /// (its request, headers, URL and body fields) and a `URLError`'s failing URL redacted as
+    /// ``request`` is, and without the response's ``NetworkResponse/httpURLResponse``; an error
+    /// of any other type is as thrown. For a streamed send (a stream, a download, a Server-Sent Events
     /// connection, an OpenAPI operation) it is also the error that ended the body, when the
     /// transfer broke, went idle too long or grew too large after the head.
     public var error: (any Error)?

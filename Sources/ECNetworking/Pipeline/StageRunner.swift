@@ -254,7 +254,7 @@ package struct StageRunner: Sendable {
         }
     }
 
-    /// Hands the send's metrics to the hook with their request redacted: a hook typically forwards
+    /// Hands the send's metrics to the hook with their request and error redacted: a hook typically forwards
     /// what it gets to an analytics or monitoring service, which must not receive credentials. The
     /// integrations get them as they are, and redact what they pass on themselves.
     private func report(_ context: SendContext, error: (any Error)?) {
@@ -268,6 +268,7 @@ package struct StageRunner: Sendable {
         guard let handler = configuration.metricsHandler else { return }
         var redacted = metrics
         redacted.request = redaction.request(metrics.request)
+        redacted.error = metrics.error.map(redaction.error)
         handler(redacted)
     }
 

@@ -157,6 +157,39 @@ struct RedactionTests {
         #expect(!"\(headers)".contains("t5"))
     }
 
+    @Test("an error handed on keeps its case; the responses and failing URLs it wraps, at any depth, are redacted")
+    func errors() throws {
+        let request = NetworkRequest(
+            headers: ["Authorization": "Bearer a1"], url: URL(string: "https://api.example.com/x?access_token=q1")!)
+        let response = NetworkResponse(
+            statusCode: 401, headers: ["Set-Cookie": "sid=c1", "Content-Type": "application/json"],
+            body: Data(#"{"token":"b1"}"#.utf8), url: request.url, request: request)
+        let failing = URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: request.url])
+        let error = NetworkError.retriesExhausted(
+            attempts: 2,
+            lastError: NetworkError.bodyNotReplayable(
+                response: response, lastError: NetworkError.transport(failing)))
+
+        guard case .retriesExhausted(2, let last as NetworkError) = redaction.error(error) as? NetworkError,
+            case .bodyNotReplayable(let shown?, let inner as NetworkError) = last,
+            case .transport(let shownFailing) = inner
+        else {
+            Issue.record("the cases changed: \(redaction.error(error))")
+            return
+        }
+        var fields = shown.headers.fields.map(\.value) + [shown.url?.absoluteString ?? ""]
+        fields += shown.request?.headers.fields.map(\.value) ?? []
+        fields += [shown.request?.url.absoluteString ?? "", String(decoding: shown.body, as: UTF8.self)]
+        fields.append(shownFailing.failingURL?.absoluteString ?? "")
+        for secret in ["a1", "q1", "c1", "b1"] {
+            #expect(!fields.contains { $0.contains(secret) }, "\(secret) in \(fields)")
+        }
+        #expect(shown.statusCode == 401 && shownFailing.code == .timedOut)
+        #expect(shownFailing.failingURL?.host == "api.example.com")
+        // Any other error is handed on as it is.
+        #expect(redaction.error(CocoaError(.fileNoSuchFile)) is CocoaError)
+    }
+
     @Test("form and JSON bodies are found by their content type in any case")
     func contentTypeCase() {
         let form = redaction.body(Data("password=p1&x=1".utf8), contentType: "APPLICATION/X-WWW-FORM-URLENCODED")

@@ -3,6 +3,10 @@ import Foundation
 import TestSupport
 import Testing
 
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
 #if Metrics
     import MetricsTestKit
 #endif
@@ -45,6 +49,22 @@ final class MatrixObservers: Sendable {
         #endif
     }
 
+    /// Every header, the URL and the body of `response` and of its request, as they are.
+    private static func fields(of response: NetworkResponse) -> String {
+        var fields = response.headers.fields.map { "\($0.name): \($0.value)" }
+        fields.append(response.url?.absoluteString ?? "")
+        fields.append(String(decoding: response.body, as: UTF8.self))
+        if let request = response.request {
+            fields += request.headers.fields.map { "\($0.name): \($0.value)" }
+            fields.append(request.url.absoluteString)
+        }
+        if let original = response.httpURLResponse {
+            fields += original.allHeaderFields.map { "\($0.key): \($0.value)" }
+            fields.append(original.url?.absoluteString ?? "")
+        }
+        return fields.joined(separator: "\n")
+    }
+
     /// The action that records every failure the network reports to its failure actions.
     var failureAction: some RequestFailedAction {
         FailureRecorder(failures: failures)
@@ -59,6 +79,8 @@ final class MatrixObservers: Sendable {
         for value in metrics.all {
             text += "\n\(value)\n\(String(reflecting: value))\n"
             dump(value, to: &text)
+            // What a hook reads field by field, which no description redacts: the error's response.
+            if let response = (value.error as? NetworkError)?.response { text += "\n" + Self.fields(of: response) }
         }
         text += failures.all.joined(separator: "\n")
         #if Tracing
