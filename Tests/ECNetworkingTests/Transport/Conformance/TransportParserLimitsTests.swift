@@ -22,6 +22,8 @@
             case trailer
             /// A status line whose status is `000`.
             case statusZero
+            /// A status line whose status is below 100 but not 0 (`042`).
+            case statusBelowHundred
             /// Two `Content-Length` fields that disagree (5, then 10) and ten bytes of body.
             case twoLengths
             /// Bytes with no status line (an HTTP/0.9 answer, or no HTTP at all).
@@ -35,6 +37,8 @@
                             + "5\r\nhello\r\n0\r\nX-Checksum: 5d41402a\r\n\r\n").utf8)
                 case .statusZero:
                     Data("HTTP/1.1 000 Zero\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello".utf8)
+                case .statusBelowHundred:
+                    Data("HTTP/1.1 042 Odd\r\nContent-Length: 5\r\nConnection: close\r\n\r\nhello".utf8)
                 case .twoLengths:
                     Data(
                         ("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 10\r\nConnection: close\r\n\r\n"
@@ -50,7 +54,7 @@
         static func stopMessage(_ answer: Answer, over kind: TransportKind) -> String? {
             switch answer {
             case .trailer: kind.usesURLSession ? "Transfer completed, but there's no response" : nil
-            case .statusZero: kind.usesURLSession ? nil : "if we haven't received a head"
+            case .statusZero, .statusBelowHundred: kind.usesURLSession ? nil : "if we haven't received a head"
             case .twoLengths, .notHTTP: nil
             }
         }
@@ -72,7 +76,7 @@
         }
 
         @Test(
-            "a trailer, a status of 000, two Content-Length fields and an answer that is not HTTP end as the article says on each transport",
+            "a trailer, a status below 100, two Content-Length fields and an answer that is not HTTP end as the article says on each transport",
             arguments: Answer.allCases, TransportKind.allCases)
         func answer(_ answer: Answer, kind: TransportKind) async throws {
             if let message = Self.stopMessage(answer, over: kind) {
@@ -86,7 +90,7 @@
             case (.trailer, .success(let response)):
                 #expect(response.statusCode == 200)
                 #expect(response.body == Data("hello".utf8))
-            case (.statusZero, .failure(let error)):
+            case (.statusZero, .failure(let error)), (.statusBelowHundred, .failure(let error)):
                 #expect(error.transportCode == .badServerResponse, "\(error)")
             case (.twoLengths, .success(let response)) where kind.usesURLSession:
                 #expect(response.body == Data("helloworld".utf8))
