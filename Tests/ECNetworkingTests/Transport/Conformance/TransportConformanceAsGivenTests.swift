@@ -31,6 +31,35 @@
         }
 
         @Test(
+            "a stream body goes out with its length when given one; without, chunked over async-http-client and with the gathered length over URLSession",
+            arguments: TransportKind.allCases)
+        func streamBodyFraming(_ kind: TransportKind) async throws {
+            let server = try Self.echoServer()
+            defer { server.stop() }
+            let chunks = [Data("id,name\n".utf8), Data("1,Ada\n".utf8)]
+            try await kind.withNetwork(baseURL: server.baseURL) { network in
+                for length in [14, nil] {
+                    _ = try await network.send(
+                        NetworkRequest(
+                            method: .post, url: server.baseURL.appendingPathComponent("import"),
+                            body: .stream(
+                                AsyncStream { rows in
+                                    for chunk in chunks { rows.yield(chunk) }
+                                    rows.finish()
+                                }, length: length, contentType: "text/csv")))
+                }
+            }
+            let (given, unknown) = (server.requests[0], server.requests[1])
+            #expect(given.header("Content-Length") == "14" && given.header("Transfer-Encoding") == nil)
+            #expect(given.body == Data("id,name\n1,Ada\n".utf8) && unknown.body == given.body)
+            if kind.usesURLSession {
+                #expect(unknown.header("Content-Length") == "14" && unknown.header("Transfer-Encoding") == nil)
+            } else {
+                #expect(unknown.header("Transfer-Encoding") == "chunked" && unknown.header("Content-Length") == nil)
+            }
+        }
+
+        @Test(
             "credentials in the URL go out as Basic over URLSession, and not at all over async-http-client",
             arguments: TransportKind.allCases)
         func credentialsInURL(_ kind: TransportKind) async throws {
