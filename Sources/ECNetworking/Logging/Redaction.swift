@@ -139,7 +139,8 @@ package final class Redaction: Sendable {
 
     /// What can be shown of `error`: a ``NetworkError`` or `URLError` without secrets (a `URLError`
     /// keeps its failing URL, token and userinfo included, in its user info), an `EncodingError`
-    /// without the value that failed, anything else as it describes itself.
+    /// without the value that failed, a `DecodingError` as ``decodingDescription(_:)`` shows it,
+    /// anything else as it describes itself.
     func describe(_ error: any Error) -> String {
         switch error {
         case let error as NetworkError:
@@ -149,9 +150,32 @@ package final class Redaction: Sendable {
         case EncodingError.invalidValue(let value, let context):
             return "a value of type \(type(of: value)) cannot be encoded at \(context.codingPath.map(\.stringValue))"
                 + ": \(context.debugDescription)"
+        case let error as DecodingError:
+            return decodingDescription(error)
         default:
             return (error as? LocalizedError)?.errorDescription ?? String(describing: error)
         }
+    }
+
+    /// A `DecodingError` by its kind and the path of keys where it happened, with the decoder's own
+    /// explanation only when no key on that path is a sensitive body field: the explanation can
+    /// quote the value that failed (an enum's raw value, a number too large for its type).
+    private func decodingDescription(_ error: DecodingError) -> String {
+        let (kind, context): (String, DecodingError.Context?) =
+            switch error {
+            case .typeMismatch(let type, let context): ("typeMismatch(\(type))", context)
+            case .valueNotFound(let type, let context): ("valueNotFound(\(type))", context)
+            case .keyNotFound(let key, let context): ("keyNotFound(\"\(key.stringValue)\")", context)
+            case .dataCorrupted(let context): ("dataCorrupted", context)
+            @unknown default: ("\(type(of: error))", nil)
+            }
+        guard let context else { return "DecodingError.\(kind)" }
+        let path = context.codingPath.map(\.stringValue)
+        let place = path.isEmpty ? "at the top level" : "at \(path.joined(separator: "."))"
+        guard !context.codingPath.contains(where: { bodyFields.matches($0.stringValue) }) else {
+            return "DecodingError.\(kind) \(place): \(Self.placeholder)"
+        }
+        return "DecodingError.\(kind) \(place): \(context.debugDescription)"
     }
 
     /// The request as it may be handed on to code that keeps or forwards it (the metrics hook):

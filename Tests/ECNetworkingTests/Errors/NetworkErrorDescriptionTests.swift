@@ -15,6 +15,12 @@ struct NetworkErrorDescriptionTests {
     private static let decodingError = DecodingError.typeMismatch(
         Int.self, .init(codingPath: [], debugDescription: "Expected to decode Int but found a dictionary instead."))
 
+    /// What `JSONDecoder` says of an enum's raw value it does not know: the value, quoted.
+    private static let decodingErrorQuotingAValue = DecodingError.dataCorrupted(
+        .init(
+            codingPath: [AnyKey("account"), AnyKey("password")],
+            debugDescription: "Cannot initialize Kind from invalid String value PLANTED-DECODING-1"))
+
     private static let encodingError = EncodingError.invalidValue(
         "PLANTED-ENCODING-1", .init(codingPath: [], debugDescription: "The value cannot be encoded."))
 
@@ -25,6 +31,7 @@ struct NetworkErrorDescriptionTests {
         .transport(transportError),
         .unacceptableStatusCode(Planted.response),
         .decodingFailed(decodingError, response: Planted.response),
+        .decodingFailed(decodingErrorQuotingAValue, response: Planted.response),
         .retryLimitReached(attempts: 4, response: Planted.response),
         .retriesExhausted(attempts: 3, lastError: NetworkError.unacceptableStatusCode(Planted.response)),
         .retriesExhausted(attempts: 2, lastError: NetworkError.transport(transportError)),
@@ -34,8 +41,9 @@ struct NetworkErrorDescriptionTests {
     @Test("no rendering of an error shows a secret of its response, request, URL or underlying error")
     func everyCase() {
         for error in Self.errors {
-            expectNoSecrets(in: renderings(of: error), Planted.coveredByDefaults + ["PLANTED-ENCODING-1"])
-            expectNoSecrets(in: renderings(of: error as any Error), Planted.coveredByDefaults + ["PLANTED-ENCODING-1"])
+            let planted = Planted.coveredByDefaults + ["PLANTED-ENCODING-1", "PLANTED-DECODING-1"]
+            expectNoSecrets(in: renderings(of: error), planted)
+            expectNoSecrets(in: renderings(of: error as any Error), planted)
         }
     }
 
@@ -57,8 +65,25 @@ struct NetworkErrorDescriptionTests {
         #expect(!unknown.localizedDescription.contains("could not be reached"), "\(unknown.localizedDescription)")
         #expect(unknown.localizedDescription.contains("Out of memory"), "\(unknown.localizedDescription)")
 
+        // A decoding error keeps its kind, its path and, away from sensitive fields, its explanation.
+        let decoding = NetworkError.decodingFailed(Self.decodingError, response: Planted.response)
+        #expect(String(describing: decoding).contains("typeMismatch(Int) at the top level"), "\(decoding)")
+        #expect(String(describing: decoding).contains("found a dictionary instead"), "\(decoding)")
+        let quoting = NetworkError.decodingFailed(Self.decodingErrorQuotingAValue, response: Planted.response)
+        #expect(String(describing: quoting).contains("dataCorrupted at account.password"), "\(quoting)")
+
         let exhausted = NetworkError.retriesExhausted(attempts: 3, lastError: unacceptable)
         #expect(String(describing: exhausted).contains("3 attempts"))
         #expect(String(describing: exhausted).contains("401"))
     }
+}
+
+/// A coding key of any name, for decoding errors made by hand.
+private struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+
+    init(_ name: String) { stringValue = name }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
 }
