@@ -61,9 +61,21 @@ public struct NetworkResponse: Sendable {
     /// Whether a hop of the exchange went out with cookies the network's cookie store added, which
     /// ``request`` does not show: the answer is then one for the user they name, as one to an
     /// `Authorization` header is (response storage keeps it only in a partition).
-    var sentStoredCookies: Bool {
-        get { storage.value.sentStoredCookies }
-        _modify { yield &storage.unique.value.sentStoredCookies }
+    var sentStoredCookies: Bool { storage.value.sentStoredCookies }
+
+    /// This response marked ``sentStoredCookies``: a new value built with the mark, never this one
+    /// changed in place, since it is made on the thread that ends a call and handed to the sending
+    /// task, which changes it next. (ThreadSanitizer does not see how the concurrency runtime
+    /// orders a change made before a continuation's resumption with one made after it, and
+    /// reports the two as a race: swiftlang/swift#57803.)
+    func markingSentStoredCookies() -> NetworkResponse {
+        var fields = storage.value
+        fields.sentStoredCookies = true
+        return NetworkResponse(fields: fields)
+    }
+
+    private init(fields: Fields) {
+        storage = CopyOnWrite(fields)
     }
 
     /// The body; another name for ``body``, kept for code written against ECNetworking 2.x's

@@ -275,13 +275,11 @@ final class TransportCall: DeadlineTarget {
                 guard collectsBody else {
                     var head = NetworkResponse(response, body: Data(), requestedURL: current.url)
                     head.bodyOnTheWire = response.body
-                    head.sentStoredCookies = sentStoredCookies
-                    return head
+                    return sentStoredCookies ? head.markingSentStoredCookies() : head
                 }
                 let body = try await response.body.collect(upTo: current.maximumResponseSize)
-                var whole = NetworkResponse(response, body: body, requestedURL: current.url)
-                whole.sentStoredCookies = sentStoredCookies
-                return whole
+                let whole = NetworkResponse(response, body: body, requestedURL: current.url)
+                return sentStoredCookies ? whole.markingSentStoredCookies() : whole
             }
             // The 3xx body is dropped unread: a transport ends a body stream its consumer lets go.
             followed += 1
@@ -296,10 +294,9 @@ final class TransportCall: DeadlineTarget {
         if case .failure = outcome {
             ending.resources.exchange?.cancel()
             ending.resources.hop?.cancel()
-        } else if ending.resources.sentStoredCookies, case .success(var response) = outcome {
+        } else if ending.resources.sentStoredCookies, case .success(let response) = outcome {
             // Noted on the response only now, when the gathered hops that carried them are known.
-            response.sentStoredCookies = true
-            ending.waiter?.receive(.success(response))
+            ending.waiter?.receive(.success(response.markingSentStoredCookies()))
             return
         }
         ending.waiter?.receive(outcome)
