@@ -27,8 +27,9 @@ public enum DownloadError: Error, Sendable, LocalizedError {
     /// than what was kept. The partial file is removed; download it again from the start.
     case rangeNotSatisfiable(completeLength: Int64?)
     /// The server answered a resume with `206` but not with the rest of the body asked for: its
-    /// `Content-Range` starts at `receivedOffset` rather than `expectedOffset`, or is missing or
-    /// malformed (`nil`), or the body is encoded. The partial file is removed.
+    /// `Content-Range` starts at `receivedOffset` rather than `expectedOffset`; or (`nil`) it is
+    /// missing or malformed, stops short of the body's end, or the body sent is longer or
+    /// shorter than the range it names; or the body is encoded. The partial file is removed.
     case unexpectedRange(expectedOffset: Int64, receivedOffset: Int64?)
 
     /// A description of the error.
@@ -47,9 +48,10 @@ public enum DownloadError: Error, Sendable, LocalizedError {
                 + cause.localizedDescription
         case .rangeNotSatisfiable(let length):
             "The server could not resume the download: its body is now \(length.map { "\($0) bytes" } ?? "shorter")."
-        case .unexpectedRange(let expected, let received):
-            "The server answered the resumed download from byte \(received.map(String.init) ?? "unknown") "
-                + "rather than byte \(expected)."
+        case .unexpectedRange(let expected, let received?):
+            "The server answered the resumed download from byte \(received) rather than byte \(expected)."
+        case .unexpectedRange(let expected, nil):
+            "The server did not answer the resumed download with the rest of the body from byte \(expected)."
         }
     }
 

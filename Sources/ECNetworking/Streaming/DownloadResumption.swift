@@ -28,11 +28,12 @@ struct DownloadResumption: Sendable, Equatable {
 
     /// Whether `response`, a `206`, carries the rest of the body from ``offset`` on: its
     /// `Content-Range` starts there and runs to the body's end (a server may send less than an
-    /// open range asks for, which would leave the file short), and its `ETag`, when the
-    /// validator is one, has not changed.
-    func isAnsweredBy(_ response: NetworkResponse) -> Bool {
+    /// open range asks for, which would leave the file short): the complete length it names, or
+    /// when it names none (`bytes N-M/*`), `expectedByteCount`, the length the first answer gave,
+    /// if it gave one; and its `ETag`, when the validator is one, has not changed.
+    func isAnsweredBy(_ response: NetworkResponse, expectedByteCount: Int64?) -> Bool {
         guard let range = response.headers["Content-Range"].flatMap(ContentRange.init), range.first == offset,
-            let last = range.last, range.completeLength.map({ last + 1 == $0 }) ?? true
+            let last = range.last, (range.completeLength ?? expectedByteCount).map({ last + 1 == $0 }) ?? true
         else {
             return false
         }

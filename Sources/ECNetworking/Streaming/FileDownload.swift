@@ -123,15 +123,21 @@ struct FileDownload: Sendable {
             placed = (file, target)
             var byteCount = offset
             let validator: String?
+            // Where a `206`'s body must end: the file then holds the range it names, no more, no less.
+            var rangeEnd: Int64?
             if let resumption, response.statusCode == 206 {
-                guard resumption.isAnsweredBy(response) else {
+                guard resumption.isAnsweredBy(response, expectedByteCount: expectedByteCount) else {
                     let received = response.headers["Content-Range"].flatMap(ContentRange.init)?.first
-                    let error = DownloadError.unexpectedRange(expectedOffset: offset, receivedOffset: received)
+                    // One that starts where asked but is not the rest of the body (it stops short,
+                    // its ETag changed, it is encoded) names no other offset.
+                    let error = DownloadError.unexpectedRange(
+                        expectedOffset: offset, receivedOffset: received == offset ? nil : received)
                     stream.stop(with: error)
                     await file.discard()
                     throw error
                 }
                 validator = resumption.validator
+                rangeEnd = response.headers["Content-Range"].flatMap(ContentRange.init)?.last.map { $0 + 1 }
             } else {
                 // A whole body: the first transfer, or a resume the server answered with the
                 // whole (perhaps changed) body.
@@ -151,6 +157,11 @@ struct FileDownload: Sendable {
             }
             do {
                 try await write(stream, to: file, counting: &byteCount)
+                // A chunked `206` frames itself: a body longer or shorter than its range would
+                // splice other bytes onto, or leave a gap at the end of, the file kept.
+                if let rangeEnd, byteCount != rangeEnd {
+                    throw DownloadError.unexpectedRange(expectedOffset: offset, receivedOffset: nil)
+                }
                 try await file.finish(
                     movingTo: target, replacing: options.replacesExistingFile, flushing: options.flushesToDisk)
                 return DownloadedFile(

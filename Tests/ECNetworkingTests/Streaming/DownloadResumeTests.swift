@@ -182,12 +182,9 @@ final class DownloadResumeTests: Sendable {
                     Issue.record("\(answer): the wrong answer was accepted")
                 } catch DownloadError.unexpectedRange(let expected, let received) {
                     #expect(expected == resumeData.byteCount)
-                    let expectedReceived: Int64? =
-                        switch answer {
-                        case "offset": 0
-                        case "missing": nil
-                        default: resumeData.byteCount
-                        }
+                    // Another offset is named; a range that starts where asked but is not the
+                    // rest of the body, or none, names none.
+                    let expectedReceived: Int64? = answer == "offset" ? 0 : nil
                     #expect(received == expectedReceived)
                 } catch {
                     Issue.record("\(answer): expected unexpectedRange, got \(error)")
@@ -270,6 +267,46 @@ final class DownloadResumeTests: Sendable {
         try await waitUntil { ends.counted.count == 1 }
         #expect(ends.failures.all.isEmpty, "\(ends.failures.all)")
         #expect(ends.counted.first?.error == nil)
+    }
+
+    @Test(
+        "a 206 whose chunked body is longer or shorter than its range, or whose open range stops short of the first answer's length, fails with unexpectedRange and keeps nothing",
+        arguments: TransportKind.allCases, [50_000, -100_000, 0])
+    func wrongLengthRange(kind: TransportKind, excess: Int) async throws {
+        let answered = Counter()
+        let server = try LoopbackHTTPServer { _ in
+            guard answered.increment() > 1 else {
+                return Self.broken(Self.body, after: Self.breakAt, headers: ["ETag": "\"v1\""])
+            }
+            let rest = Self.body.dropFirst(Self.breakAt)
+            // `excess` 0: an open range, with the right bytes for it, that ends 100,000 bytes early.
+            let range =
+                excess == 0
+                ? "bytes \(Self.breakAt)-\(Self.body.count - 100_001)/*"
+                : "bytes \(Self.breakAt)-\(Self.body.count - 1)/\(Self.body.count)"
+            let sent =
+                excess == 0
+                ? Data(rest.dropLast(100_000))
+                : excess > 0 ? Data(rest) + Data(count: excess) : Data(rest.dropLast(-excess))
+            var bytes = Data(
+                "HTTP/1.1 206 Partial Content\r\nTransfer-Encoding: chunked\r\nETag: \"v1\"\r\nContent-Range: \(range)\r\nConnection: close\r\n\r\n"
+                    .utf8)
+            bytes.append(Data("\(String(sent.count, radix: 16))\r\n".utf8) + sent + Data("\r\n0\r\n\r\n".utf8))
+            return .raw(bytes)
+        }
+        defer { server.stop() }
+        let destination = directory.appendingPathComponent("file.bin")
+        try await kind.withNetwork(baseURL: server.baseURL) { network in
+            guard let resumeData = await brokenDownload(network, on: server, to: destination) else { return }
+            do {
+                let file = try await network.download(request(on: server), resumingWith: resumeData)
+                Issue.record("the resume succeeded with \(file.byteCount) bytes for a body of \(Self.body.count)")
+            } catch DownloadError.unexpectedRange(let expected, nil) {
+                #expect(expected == Int64(Self.breakAt))
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+        #expect(folderContents.isEmpty, "\(folderContents)")
     }
 
     @Test("a partial file another download is resuming is left to it: this one starts over beside it")

@@ -80,14 +80,30 @@ struct DownloadResumptionTests {
     @Test("a 206 answers a resumption when its range starts at the offset, its ETag is unchanged and it is not encoded")
     func answers() {
         let resumption = DownloadResumption(offset: 10, validator: "\"v1\"")
-        #expect(resumption.isAnsweredBy(response(["Content-Range": "bytes 10-19/20", "ETag": "\"v1\""], status: 206)))
-        #expect(resumption.isAnsweredBy(response(["Content-Range": "bytes 10-19/20"], status: 206)))
-        #expect(!resumption.isAnsweredBy(response(["Content-Range": "bytes 0-19/20", "ETag": "\"v1\""], status: 206)))
-        #expect(!resumption.isAnsweredBy(response(["Content-Range": "bytes 10-19/20", "ETag": "\"v2\""], status: 206)))
+        #expect(
+            resumption.isAnsweredBy(
+                response(["Content-Range": "bytes 10-19/20", "ETag": "\"v1\""], status: 206), expectedByteCount: nil))
+        #expect(
+            resumption.isAnsweredBy(response(["Content-Range": "bytes 10-19/20"], status: 206), expectedByteCount: nil))
         #expect(
             !resumption.isAnsweredBy(
-                response(["Content-Range": "bytes 10-19/20", "Content-Encoding": "gzip"], status: 206)))
-        #expect(!resumption.isAnsweredBy(response([:], status: 206)))
+                response(["Content-Range": "bytes 0-19/20", "ETag": "\"v1\""], status: 206), expectedByteCount: nil))
+        #expect(
+            !resumption.isAnsweredBy(
+                response(["Content-Range": "bytes 10-19/20", "ETag": "\"v2\""], status: 206), expectedByteCount: nil))
+        #expect(
+            !resumption.isAnsweredBy(
+                response(["Content-Range": "bytes 10-19/20", "Content-Encoding": "gzip"], status: 206),
+                expectedByteCount: nil))
+        #expect(!resumption.isAnsweredBy(response([:], status: 206), expectedByteCount: nil))
+        // An open range must reach the length the first answer gave, when it gave one.
+        let open = response(["Content-Range": "bytes 10-19/*"], status: 206)
+        #expect(resumption.isAnsweredBy(open, expectedByteCount: 20))
+        #expect(resumption.isAnsweredBy(open, expectedByteCount: nil))
+        #expect(!resumption.isAnsweredBy(open, expectedByteCount: 30))
+        // A complete length the range names wins over the first answer's.
+        #expect(
+            !resumption.isAnsweredBy(response(["Content-Range": "bytes 10-19/30"], status: 206), expectedByteCount: 20))
 
         var request = NetworkRequest(url: URL(string: "https://example.com/file")!)
         resumption.apply(to: &request)
