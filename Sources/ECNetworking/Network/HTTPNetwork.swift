@@ -177,6 +177,10 @@ public final class HTTPNetwork: Network, ActiveSendTracking {
     /// ``NetworkError/invalidated``, sending nothing. Calling it again, or while
     /// ``finishSendsAndInvalidate()`` waits, cancels whatever is still in progress.
     ///
+    /// A send through a response store is registered only once it goes to the network: one
+    /// still reading its store then goes on to the network and ends with
+    /// ``NetworkError/invalidated``, not ``NetworkError/cancelled``.
+    ///
     /// A session or transport passed in is left alone: it is yours to invalidate or shut down. When a user signs out, clear what belongs to them as well: the credential
     /// (``AuthenticatingAction/signOut(removingStoredResponsesFrom:)``), which also clears the user's storage partition.
     public func invalidate() {
@@ -190,7 +194,9 @@ public final class HTTPNetwork: Network, ActiveSendTracking {
     /// ``NetworkError/invalidated`` (a login an action starts for a send in progress included),
     /// those in progress run to their end, and then the actions are dropped and the transport the
     /// network created is invalidated. Returns when that is done. A Server-Sent Events subscription,
-    /// which has no end to run to, ends with ``NetworkError/invalidated``.
+    /// which has no end to run to, ends with ``NetworkError/invalidated``; so does a send through a
+    /// response store that was still reading its store, which is not yet registered as in
+    /// progress, and is not waited for.
     public func finishSendsAndInvalidate() async {
         await activeSends.finishSends()
         releaseResources()
