@@ -45,13 +45,15 @@ final class TransportRoute: Sendable {
         self.cookies = cookies
     }
 
-    /// `hop` as it goes on the wire: with the stored cookies for its URL; and whether it got any.
+    /// `hop` as it goes on the wire: with the stored cookies for its URL, setting
+    /// `addsStoredCookies` when it got any.
     // Inlined into the start of every hop: without a cookie store it is then a `nil` check, not
-    // a call that takes and returns the request.
-    @inline(__always) func sent(_ hop: TransportRequest) -> (request: TransportRequest, addsStoredCookies: Bool) {
-        guard let cookies else { return (hop, false) }
+    // a call that takes and returns the request. The flag is `inout`, not a tuple returned with
+    // the request: a labelled tuple made the runtime look its type up on every hop.
+    @inline(__always) func sent(_ hop: TransportRequest, addsStoredCookies: inout Bool) -> TransportRequest {
+        guard let cookies else { return hop }
         var sent = hop
-        let added = cookies.addCookies(to: &sent)
-        return (sent, added)
+        if cookies.addCookies(to: &sent) { addsStoredCookies = true }
+        return sent
     }
 }

@@ -105,7 +105,8 @@ final class TransportCall: DeadlineTarget {
             // The first hop's task is made before the lock and resumed only after it, so one lock
             // both registers the waiter and stores the task and the deadline.
             let deadline = scheduleDeadline()
-            let (sent, addsStoredCookies) = route.sent(request)
+            var addsStoredCookies = false
+            let sent = route.sent(request, addsStoredCookies: &addsStoredCookies)
             if let task = gathering.gatheringTask(for: sent, reportingTo: self) {
                 let earlyOutcome = state.withLock { state -> Outcome? in
                     if let earlyOutcome = state.wait(waiter) { return earlyOutcome }
@@ -144,8 +145,10 @@ final class TransportCall: DeadlineTarget {
     /// nothing to cancel), what was just set up is released again instead.
     private func start(_ hop: TransportRequest, followed: Int, deadline: DeadlineScheduler.Token? = nil) {
         let gathering = collectsBody ? route.gathering : nil
-        let sent = gathering.map { _ in route.sent(hop) }
-        let transportTask = sent.flatMap { gathering?.gatheringTask(for: $0.request, reportingTo: self) }
+        var addsStoredCookies = false
+        // The hop is given its cookies only when it goes out here: a task of `exchange` adds its own.
+        let transportTask = gathering?.gatheringTask(
+            for: route.sent(hop, addsStoredCookies: &addsStoredCookies), reportingTo: self)
         let exchange: Task<Void, Never>? =
             transportTask != nil
             ? nil
@@ -161,7 +164,7 @@ final class TransportCall: DeadlineTarget {
                 if let transportTask {
                     resources.hop = transportTask
                     if followed > 0 { resources.redirect = (hop, followed) }
-                    if sent?.addsStoredCookies == true { resources.sentStoredCookies = true }
+                    if addsStoredCookies { resources.sentStoredCookies = true }
                 }
                 if let exchange { resources.exchange = exchange }
                 if let deadline { resources.deadline = deadline }
@@ -264,9 +267,8 @@ final class TransportCall: DeadlineTarget {
         var followed = followed
         var sentStoredCookies = false
         while true {
-            let sent = route.sent(current)
-            if sent.addsStoredCookies { sentStoredCookies = true }
-            let response = try await route.transport.send(sent.request)
+            let response = try await route.transport.send(
+                route.sent(current, addsStoredCookies: &sentStoredCookies))
             route.cookies?.storeCookies(of: response.headers, from: response.url ?? current.url)
             guard
                 let next = try route.redirects.request(
