@@ -7,7 +7,9 @@
 // first `#`, pairs split at `&`, and where a pair's name is not sensitive its parts split at `;`,
 // the name before the first `=`, percent-decoded), the redacted text does not hold it; text with
 // nothing to redact comes back unchanged; redacting twice changes nothing more; and a URL that
-// parsed still parses once redacted with the URL placeholder.
+// parsed still parses once redacted with the URL placeholder. The same text as a header's value
+// (a `Location` or `Link` a server sends) is redacted word by word, a word ending at a space, a
+// tab, an angle bracket or a quote: the same checks hold for each word.
 
 import Foundation
 
@@ -22,6 +24,7 @@ enum URLRedactionTarget: FuzzTarget {
     static func run(_ input: [UInt8]) {
         let original = text(input)
         checkRedacted(original, placeholder: Redaction.placeholder)
+        checkHeaderValue(original)
         if let url = URL(string: original) {
             let redacted = redaction.url(url, placeholder: Redaction.urlPlaceholder)
             check(URL(string: redacted) != nil, "\(url.absoluteString.debugDescription) no longer parses once redacted")
@@ -50,6 +53,56 @@ enum URLRedactionTarget: FuzzTarget {
         check(
             Array(redaction.urlText(redacted, placeholder: placeholder).utf8) == Array(redacted.utf8),
             "redacting \(redacted.debugDescription) again changes it")
+    }
+
+    /// The bytes a header value's redaction splits its words at.
+    static let wordSeparators = Set(" \t<>\"".utf8)
+
+    /// `original` as a header's value: every secret hidden in its word (see ``hiddenRanges(of:)``)
+    /// does not show, a value with nothing to redact comes back unchanged, and redacting again
+    /// changes nothing more.
+    static func checkHeaderValue(_ original: String) {
+        let shown = redaction.headerValue(name: "Location", value: original)
+        let bytes = Array(original.utf8)
+        var hidden: [Range<Int>] = []
+        var hasAnythingToRedact = false
+        // Words end at a separator, but a placeholder an earlier redaction left is inside its word.
+        let placeholder = Array(Redaction.placeholder.utf8)
+        var start = 0
+        var index = 0
+        func endWord(at end: Int) {
+            let (ranges, any) = hiddenRanges(of: Array(bytes[start..<end]))
+            hidden += ranges.map { ($0.lowerBound + start)..<($0.upperBound + start) }
+            hasAnythingToRedact = hasAnythingToRedact || any
+            start = end + 1
+        }
+        while index < bytes.count {
+            if bytes[index...].starts(with: placeholder) {
+                index += placeholder.count
+            } else {
+                if wordSeparators.contains(bytes[index]) { endWord(at: index) }
+                index += 1
+            }
+        }
+        endWord(at: bytes.count)
+        if !hasAnythingToRedact {
+            check(
+                Array(shown.utf8) == bytes,
+                "the header value \(original.debugDescription) has nothing to redact, yet became \(shown.debugDescription)"
+            )
+        }
+        let secrets = occurrences(of: secret, in: bytes)
+        let allHidden = secrets.allSatisfy { secret in
+            hidden.contains { $0.lowerBound <= secret.lowerBound && secret.upperBound <= $0.upperBound }
+        }
+        if !secrets.isEmpty, allHidden {
+            check(
+                occurrences(of: secret, in: Array(shown.utf8)).isEmpty,
+                "the secret shows in a header value: \(original.debugDescription) -> \(shown.debugDescription)")
+        }
+        check(
+            redaction.headerValue(name: "Location", value: shown) == shown,
+            "redacting the header value \(shown.debugDescription) again changes it")
     }
 
     /// The byte ranges that must not show: the userinfo (before the last `@` of the authority that

@@ -49,7 +49,18 @@ package final class Redaction: Sendable {
         else { return value }
         var result = ""
         var word = ""
-        for scalar in value.unicodeScalars {
+        let scalars = value.unicodeScalars
+        let placeholder = Self.placeholder.unicodeScalars
+        var index = scalars.startIndex
+        while index < scalars.endIndex {
+            let scalar = scalars[index]
+            if scalar == "<", scalars[index...].starts(with: placeholder) {
+                // A placeholder an earlier redaction left stays inside its word, so that redacting
+                // the value again changes nothing.
+                word.unicodeScalars.append(contentsOf: placeholder)
+                index = scalars.index(index, offsetBy: placeholder.count)
+                continue
+            }
             if Self.headerWordSeparators.contains(scalar) {
                 result += urlText(word)
                 result.unicodeScalars.append(scalar)
@@ -57,6 +68,7 @@ package final class Redaction: Sendable {
             } else {
                 word.unicodeScalars.append(scalar)
             }
+            index = scalars.index(after: index)
         }
         return result + urlText(word)
     }
