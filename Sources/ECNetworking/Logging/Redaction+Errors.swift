@@ -28,7 +28,7 @@ extension Redaction {
             statusCode: response.statusCode,
             headers: headers(response.headers),
             body: body(response.body, contentType: response.headers["Content-Type"]),
-            url: response.url.flatMap { URL(string: url($0, placeholder: Self.urlPlaceholder)) },
+            url: response.url.flatMap(redactedURL),
             request: response.request.map(request),
             timings: response.timings)
     }
@@ -57,9 +57,7 @@ extension Redaction {
     /// The same code, keeping of its user info only the failing URL, redacted: the rest (the
     /// session's task, the underlying error) may hold the URL as it was.
     private func urlError(_ error: URLError) -> URLError {
-        guard let failingURL = error.failingURL,
-            let shown = URL(string: url(failingURL, placeholder: Self.urlPlaceholder))
-        else { return URLError(error.code) }
+        guard let shown = error.failingURL.flatMap(redactedURL) else { return URLError(error.code) }
         return URLError(error.code, userInfo: [NSURLErrorFailingURLErrorKey: shown])
     }
 }

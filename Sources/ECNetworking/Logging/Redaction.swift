@@ -93,6 +93,13 @@ package final class Redaction: Sendable {
         urlText(url.absoluteString, placeholder: placeholder)
     }
 
+    /// `url` redacted as ``url(_:placeholder:)`` does, with the placeholder percent-encoded so that
+    /// the result is still a URL, for a value handed on as one; `nil` in the unlikely case it no
+    /// longer parses, where the original must not be handed on in its place.
+    func redactedURL(_ url: URL) -> URL? {
+        URL(string: self.url(url, placeholder: Self.urlPlaceholder))
+    }
+
     /// The request's URL with its ``NetworkRequest/queryItems`` appended, redacted as ``url(_:placeholder:)``.
     func url(of request: NetworkRequest) -> String {
         guard !request.queryItems.isEmpty else { return url(request.url) }
@@ -197,7 +204,7 @@ package final class Redaction: Sendable {
     func request(_ request: NetworkRequest) -> NetworkRequest {
         var redacted = request
         redacted.headers = headers(request.headers)
-        if let url = URL(string: url(request.url, placeholder: Self.urlPlaceholder)) {
+        if let url = redactedURL(request.url) {
             redacted.url = url
         } else {
             // Not reached for a URL that parsed once; still, the original must not be passed on.

@@ -27,8 +27,7 @@
                 operationInput: Redaction.placeholder,
                 request: shown,
                 // A URL that parsed once parses again redacted; still, the original must never be shown.
-                baseURL: URL(string: redaction.url(baseURL, placeholder: Redaction.urlPlaceholder))
-                    ?? URL(string: "about:blank"),
+                baseURL: redaction.redactedURL(baseURL) ?? URL(string: "about:blank"),
                 causeDescription: "Transport threw an error.",
                 underlyingError: error)
         }
