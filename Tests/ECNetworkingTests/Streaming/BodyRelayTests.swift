@@ -73,13 +73,14 @@ struct BodyRelayTests {
     @Test("the idle timeout does not count the time a pushed chunk takes to write as the server's silence")
     func slowReceiverIsNotSilence() async throws {
         let relay = BodyRelay(Self.pushedStream())
-        // Long enough that the pushing task is running before it could pass, however busy the
-        // machine; the first write takes more than twice as long.
-        relay.configure(idleTimeout: .milliseconds(300), progress: nil, onEnd: { _ in })
+        // Long enough that the pushing thread has started before it could pass, however busy the
+        // machine (300 ms was not, under ThreadSanitizer beside another build); the first write
+        // takes more than twice as long.
+        relay.configure(idleTimeout: .seconds(1), progress: nil, onEnd: { _ in })
         let received = Log<String>()
         let isPushed = try await relay.push { chunk in
             // A disk that takes far longer than the idle timeout to write the first chunk.
-            if received.all.isEmpty { Thread.sleep(forTimeInterval: 0.7) }
+            if received.all.isEmpty { Thread.sleep(forTimeInterval: 2.2) }
             received.append(String(decoding: chunk, as: UTF8.self))
         }
         #expect(isPushed)
