@@ -35,20 +35,22 @@ extension HTTPNetwork {
         policy: StoragePolicy,
         priority: RequestPriority
     ) async throws -> StoredValue<R.Response> {
-        // Checked before the store is read: after `invalidate()` every send fails, also one the
-        // store could answer.
-        guard !isInvalidated else { throw NetworkError.invalidated }
-        let built = try await buildStorableRequest(request)
-        noteIfBypassingStorage(built)
-        return try await built.answer(
-            policy: policy, maximumAge: request.maximumStorageAge, storage: storage,
-            decode: { try request.decodedResponse(from: $0, configuration: self.configuration) },
-            logStored: { value, reason in
-                runner.reportStoredAnswer(built.request, age: value.age, reason: reason)
-            },
-            fetch: { stored in
-                try await fetch(request, built: built, stored: stored, storage: storage, priority: priority)
-            })
+        // Registered before the store is read: after `invalidate()` every send fails, also one
+        // the store could answer, and one in progress is cancelled wherever it is.
+        try await StorageSend.run(ObjectIdentifier(R.self), in: activeSends) { send in
+            let built = try await buildStorableRequest(request)
+            noteIfBypassingStorage(built)
+            return try await built.answer(
+                policy: policy, maximumAge: request.maximumStorageAge, storage: storage,
+                decode: { try request.decodedResponse(from: $0, configuration: self.configuration) },
+                logStored: { value, reason in
+                    runner.reportStoredAnswer(built.request, age: value.age, reason: reason)
+                },
+                fetch: { stored in
+                    try await fetch(
+                        request, built: built, stored: stored, storage: storage, priority: priority, partOf: send)
+                })
+        }
     }
 
     /// Sends a request and streams the stored response at once, if there is one, then the network's
@@ -71,8 +73,8 @@ extension HTTPNetwork {
         priority: RequestPriority
     ) -> AsyncThrowingStream<StoredValue<R.Response>, any Error> {
         StorableNetworkRequest.storedThenFresh(
+            ObjectIdentifier(R.self), registeredIn: activeSends,
             build: {
-                guard !self.isInvalidated else { throw NetworkError.invalidated }
                 let built = try await self.buildStorableRequest(request)
                 self.noteIfBypassingStorage(built)
                 return built
@@ -82,8 +84,9 @@ extension HTTPNetwork {
             logStored: { [runner] request, value, reason in
                 runner.reportStoredAnswer(request, age: value.age, reason: reason)
             },
-            fetch: { built, stored in
-                try await self.fetch(request, built: built, stored: stored, storage: storage, priority: priority)
+            fetch: { built, stored, send in
+                try await self.fetch(
+                    request, built: built, stored: stored, storage: storage, priority: priority, partOf: send)
             })
     }
 
@@ -110,13 +113,14 @@ extension HTTPNetwork {
     /// Asks the network, conditionally when `stored` has validators and the request, after its
     /// will-begin actions, still belongs to the entry's partition. If a 304 confirms a stored body
     /// that no longer decodes, the entry is dropped and the request sent again without conditions,
-    /// once.
+    /// once. Each exchange is part of `send`, the storage send registered from its start.
     private func fetch<R: StorableRequest>(
         _ request: R,
         built: StorableNetworkRequest,
         stored: StoredResponse?,
         storage: any ResponseStore,
-        priority: RequestPriority
+        priority: RequestPriority,
+        partOf send: SendCancellation
     ) async throws -> StoredValue<R.Response> {
         if let stored, stored.hasValidators {
             // The validators go on after the will-begin actions, and only if the request is still
@@ -127,13 +131,13 @@ extension HTTPNetwork {
                 belongsToEntry: { [built] in built.keepsIdentity($0) })
             let value = try await exchange(
                 request, networkRequest: conditional, built: built, stored: stored, storage: storage,
-                priority: priority)
+                priority: priority, partOf: send)
             if let value { return value }
         }
         guard
             let value = try await exchange(
                 request, networkRequest: built.request, built: built, stored: nil, storage: storage,
-                priority: priority)
+                priority: priority, partOf: send)
         else {
             // Without a stored entry the request is not conditional, so a 304 fails validation
             // (or, if the request itself accepts 304, is decoded as it is) and cannot get here.
@@ -153,10 +157,11 @@ extension HTTPNetwork {
         built: StorableNetworkRequest,
         stored: StoredResponse?,
         storage: any ResponseStore,
-        priority: RequestPriority
+        priority: RequestPriority,
+        partOf send: SendCancellation
     ) async throws -> StoredValue<R.Response>? {
         try await runner.send(
-            networkRequest, registeredIn: activeSends, as: ObjectIdentifier(R.self), priority: priority,
+            networkRequest, registration: .partOf(send), as: ObjectIdentifier(R.self), priority: priority,
             through: { NetworkTransportStep(network: self) }
         ) { response, context in
             let decodingStart = SendClock.now

@@ -42,7 +42,7 @@ extension HTTPNetwork {
     ) async throws -> ResponseStream {
         do {
             return try await runner.send(
-                request, registeredIn: activeSends, as: requestType, priority: priority,
+                request, registration: .registeredIn(activeSends), as: requestType, priority: priority,
                 reading: BodyReading(
                     streams: true, progress: progress, requestType: requestType, holdsSlotUntilBodyEnds: isDownload),
                 through: { NetworkTransportStep(network: self) }

@@ -137,7 +137,7 @@ public final class HTTPNetwork: Network, ActiveSendTracking {
     @inline(never) nonisolated(nonsending) private func send<R: Request>(
         _ request: R, priority: RequestPriority, reading: BodyReading?
     ) async throws -> R.Response {
-        try await runner.send(request, registeredIn: activeSends, priority: priority, reading: reading) {
+        try await runner.send(request, registration: .registeredIn(activeSends), priority: priority, reading: reading) {
             NetworkTransportStep(network: self)
         }
     }
@@ -145,7 +145,7 @@ public final class HTTPNetwork: Network, ActiveSendTracking {
     /// Sends a raw request and returns the validated response, without decoding.
     public func send(_ request: NetworkRequest, priority: RequestPriority) async throws -> NetworkResponse {
         try await runner.send(
-            request, registeredIn: activeSends, as: nil, priority: priority,
+            request, registration: .registeredIn(activeSends), as: nil, priority: priority,
             through: { NetworkTransportStep(network: self) }, finishing: { response, _ in response })
     }
 
@@ -177,9 +177,9 @@ public final class HTTPNetwork: Network, ActiveSendTracking {
     /// ``NetworkError/invalidated``, sending nothing. Calling it again, or while
     /// ``finishSendsAndInvalidate()`` waits, cancels whatever is still in progress.
     ///
-    /// A send through a response store is registered only once it goes to the network: one
-    /// still reading its store then goes on to the network and ends with
-    /// ``NetworkError/invalidated``, not ``NetworkError/cancelled``.
+    /// A send through a response store is a send from its start: one still reading its store (code
+    /// the library cannot interrupt) ends with ``NetworkError/cancelled`` once the read returns,
+    /// without going to the network or answering from the store.
     ///
     /// A session or transport passed in is left alone: it is yours to invalidate or shut down. When a user signs out, clear what belongs to them as well: the credential
     /// (``AuthenticatingAction/signOut(removingStoredResponsesFrom:)``), which also clears the user's storage partition.
@@ -194,9 +194,9 @@ public final class HTTPNetwork: Network, ActiveSendTracking {
     /// ``NetworkError/invalidated`` (a login an action starts for a send in progress included),
     /// those in progress run to their end, and then the actions are dropped and the transport the
     /// network created is invalidated. Returns when that is done. A Server-Sent Events subscription,
-    /// which has no end to run to, ends with ``NetworkError/invalidated``; so does a send through a
-    /// response store that was still reading its store, which is not yet registered as in
-    /// progress, and is not waited for.
+    /// which has no end to run to, ends with ``NetworkError/invalidated``. A send through a
+    /// response store is in progress from its start: one still reading its store is waited for,
+    /// and goes on to the network if it must.
     public func finishSendsAndInvalidate() async {
         await activeSends.finishSends()
         releaseResources()

@@ -55,7 +55,7 @@ package struct StageRunner: Sendable {
     }
 
     /// Runs one whole send of the typed `request`, as every network of the package does: builds it
-    /// (``Request/networkRequest(baseURL:)``), then runs it as ``send(_:registeredIn:as:priority:reading:through:finishing:)``
+    /// (``Request/networkRequest(baseURL:)``), then runs it as ``send(_:registration:as:priority:reading:through:finishing:)``
     /// does and decodes the validated response
     /// (``Request/decodedResponse(from:configuration:)``). A build that throws ends the send before
     /// anything is reported.
@@ -63,14 +63,14 @@ package struct StageRunner: Sendable {
     // the same frame.
     @inline(__always) nonisolated(nonsending) package func send<R: Request, Transport: AttemptTransport>(
         _ request: R,
-        registeredIn registry: ActiveSendRegistry,
+        registration: SendRegistration,
         priority: RequestPriority,
         reading: BodyReading? = nil,
         through makeTransport: () -> Transport
     ) async throws -> R.Response {
         let built = try request.networkRequest(baseURL: configuration.baseURL)
         return try await send(
-            built, registeredIn: registry, as: ObjectIdentifier(R.self), priority: priority, reading: reading,
+            built, registration: registration, as: ObjectIdentifier(R.self), priority: priority, reading: reading,
             through: makeTransport
         ) { response, context in
             // Without response actions, decoding starts from the reading that ended the transport;
@@ -84,7 +84,7 @@ package struct StageRunner: Sendable {
 
     /// Runs one whole send of `request`, in order: notes it for the metrics hook, the failure
     /// actions and the observers (``reportingMetrics(of:_:)``), registers it and runs its attempts
-    /// (``run(_:registeredIn:as:priority:through:context:)``), hands the validated response to
+    /// (``run(_:registration:as:priority:through:context:)``), hands the validated response to
     /// `finish` (decoding, a stream's head, storage), and reports the send's one end: at once, or
     /// when a body `finish` leaves streaming ends. `reading` says how a send that reads its body
     /// itself reads it.
@@ -98,7 +98,7 @@ package struct StageRunner: Sendable {
     // `finish` share the sending task's frame and its `inout` context.
     @inline(__always) nonisolated(nonsending) package func send<Transport: AttemptTransport, Value>(
         _ request: NetworkRequest,
-        registeredIn registry: ActiveSendRegistry,
+        registration: SendRegistration,
         as requestType: ObjectIdentifier?,
         priority: RequestPriority,
         reading: BodyReading? = nil,
@@ -108,16 +108,17 @@ package struct StageRunner: Sendable {
         try await reportingMetrics(of: request) { context in
             context.bodyReading = reading
             let response = try await run(
-                request, registeredIn: registry, as: requestType, priority: priority, through: makeTransport,
+                request, registration: registration, as: requestType, priority: priority, through: makeTransport,
                 context: &context)
             return try await finish(response, &context)
         }
     }
 
     /// Runs the attempts of a send of `request` (``run(_:priority:through:context:)``) for
-    /// ``send(_:registeredIn:as:priority:reading:through:finishing:)``: registered in `registry` as
-    /// a send of `requestType`, so that `cancelAll` and invalidation reach it without cancelling
-    /// the caller (refused with ``NetworkError/invalidated`` once `registry` is closed), with the
+    /// ``send(_:registration:as:priority:reading:through:finishing:)``: registered as `registration`
+    /// says, as a send of `requestType`, so that `cancelAll` and invalidation reach it without
+    /// cancelling the caller (a new send is refused with ``NetworkError/invalidated`` once its
+    /// registry is closed), with the
     /// transport step `makeTransport` makes once the send is registered. Every form of
     /// cancellation reaches the caller and the observers as one error,
     /// ``NetworkError/cancelled``, however it surfaced.
@@ -126,15 +127,22 @@ package struct StageRunner: Sendable {
     // synchronous, so it adds no async frame either.
     @inline(__always) nonisolated(nonsending) private func run<Transport: AttemptTransport>(
         _ request: NetworkRequest,
-        registeredIn registry: ActiveSendRegistry,
+        registration: SendRegistration,
         as requestType: ObjectIdentifier?,
         priority: RequestPriority,
         through makeTransport: () -> Transport,
         context: inout SendContext
     ) async throws -> NetworkResponse {
         do {
-            // Once the registry is closed, `track` refuses the send (`NetworkError.invalidated`).
-            return try await registry.track(requestType) { cancellation in
+            switch registration {
+            case .registeredIn(let registry):
+                // Once the registry is closed, `track` refuses the send (`NetworkError.invalidated`).
+                return try await registry.track(requestType) { cancellation in
+                    context.cancellation = cancellation
+                    return try await run(request, priority: priority, through: makeTransport(), context: &context)
+                }
+            case .partOf(let cancellation):
+                // Already the task's current send: the registration that made it set it so.
                 context.cancellation = cancellation
                 return try await run(request, priority: priority, through: makeTransport(), context: &context)
             }

@@ -126,6 +126,10 @@ package struct StorableNetworkRequest: Sendable {
     /// Applies `policy`: answers from the store when it allows, otherwise calls `fetch` with the
     /// entry it may revalidate, and falls back to that entry when the policy says so.
     /// `logStored` hears of each answer from the store, with why it was served.
+    ///
+    /// Run inside the send's registration (``StorageSend/run(_:in:_:)``): a send cancelled while
+    /// the store was read (code the library does not own, which nothing interrupts) ends with
+    /// ``NetworkError/cancelled`` once the read returns, rather than with what the store had.
     package func answer<Value: Sendable>(
         policy: StoragePolicy,
         maximumAge: Duration,
@@ -135,8 +139,10 @@ package struct StorableNetworkRequest: Sendable {
         fetch: (StoredResponse?) async throws -> StoredValue<Value>
     ) async throws -> StoredValue<Value> {
         var stored = await storedResponse(in: storage)
+        try StorageSend.checkCancellation()
         if policy == .storedIfFresh, let fresh = stored, fresh.age() < maximumAge {
             if let value = await decodeStored(fresh, in: storage, with: decode) {
+                try StorageSend.checkCancellation()
                 logStored(value, "fresh")
                 return value
             }
@@ -149,34 +155,44 @@ package struct StorableNetworkRequest: Sendable {
             guard policy == .networkFallingBackToStored, StoragePolicy.isUnavailability(error), let stored,
                 let value = await decodeStored(stored, in: storage, with: decode)
             else { throw error }
+            try StorageSend.checkCancellation()
             logStored(value, "the network failed")
             return value
         }
     }
 
     /// Streams the stored value, if there is one, then what `fetch` returns (or throws); when the
-    /// consumer stops iterating, the fetch is cancelled.
+    /// consumer stops iterating, the fetch is cancelled. The whole of it is one send of
+    /// `requestType` registered in `registry` (``StorageSend/run(_:in:_:)``), from `build` on:
+    /// `fetch` gets its cancellation, for the exchanges it runs as part of it.
     package static func storedThenFresh<Value: Sendable>(
+        _ requestType: ObjectIdentifier,
+        registeredIn registry: ActiveSendRegistry,
         build: @escaping @Sendable () async throws -> StorableNetworkRequest,
         storage: any ResponseStore,
         decode: @escaping @Sendable (NetworkResponse) throws -> Value,
         logStored: @escaping @Sendable (NetworkRequest, StoredValue<Value>, _ reason: String) -> Void,
-        fetch: @escaping @Sendable (StorableNetworkRequest, StoredResponse?) async throws -> StoredValue<Value>
+        fetch:
+            @escaping @Sendable (StorableNetworkRequest, StoredResponse?, SendCancellation) async throws ->
+            StoredValue<Value>
     ) -> AsyncThrowingStream<StoredValue<Value>, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(of: StoredValue<Value>.self)
         let task = Task {
             do {
-                let built = try await build()
-                var stored = await built.storedResponse(in: storage)
-                if let entry = stored {
-                    if let value = await built.decodeStored(entry, in: storage, with: decode) {
-                        logStored(built.request, value, "until the network answers")
-                        continuation.yield(value)
-                    } else {
-                        stored = nil
+                try await StorageSend.run(requestType, in: registry) { send in
+                    let built = try await build()
+                    var stored = await built.storedResponse(in: storage)
+                    try StorageSend.checkCancellation()
+                    if let entry = stored {
+                        if let value = await built.decodeStored(entry, in: storage, with: decode) {
+                            logStored(built.request, value, "until the network answers")
+                            continuation.yield(value)
+                        } else {
+                            stored = nil
+                        }
                     }
+                    continuation.yield(try await fetch(built, stored, send))
                 }
-                continuation.yield(try await fetch(built, stored))
                 continuation.finish()
             } catch {
                 continuation.finish(throwing: error)

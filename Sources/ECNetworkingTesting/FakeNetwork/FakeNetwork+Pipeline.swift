@@ -19,13 +19,15 @@ extension FakeNetwork {
     func perform<Value>(
         _ built: NetworkRequest,
         of requestType: Any.Type?,
+        registration: SendRegistration? = nil,
         record: (inout FakeNetworkState) -> Int,
         answer: @escaping (NetworkRequest) async throws -> StubbedAnswer<Value>,
         decode: (NetworkResponse) throws -> Value
     ) async throws -> Value {
         let latestValue = ValueBox<Value>()
         return try await runner.send(
-            built, registeredIn: activeSends, as: requestType.map(ObjectIdentifier.init), priority: .normal,
+            built, registration: registration ?? .registeredIn(activeSends), as: requestType.map(ObjectIdentifier.init),
+            priority: .normal,
             through: {
                 // Recorded once the send is registered: an invalidated fake records nothing.
                 StubTransport(

@@ -26,15 +26,19 @@ extension FakeNetwork {
             recordPassedOn(request)
             return try await network.send(request, storage: storage, policy: policy, priority: priority)
         }
-        let built = try await storableRequest(request)
-        return try await built.answer(
-            policy: policy, maximumAge: request.maximumStorageAge, storage: storage,
-            decode: { try request.decodedResponse(from: $0, configuration: self.configuration) },
-            // The integrations hear of a stored answer as they do from the real network.
-            logStored: { [runner] value, reason in
-                runner.reportStoredAnswer(built.request, age: value.age, reason: reason)
-            },
-            fetch: { _ in try await self.fetchStoring(request, built: built, storage: storage) })
+        // One registered send from its start, as on the real network: `cancelAll` and
+        // invalidation reach it while it reads the store, and `finishSendsAndInvalidate()` waits.
+        return try await StorageSend.run(ObjectIdentifier(R.self), in: activeSends) { send in
+            let built = try await storableRequest(request)
+            return try await built.answer(
+                policy: policy, maximumAge: request.maximumStorageAge, storage: storage,
+                decode: { try request.decodedResponse(from: $0, configuration: self.configuration) },
+                // The integrations hear of a stored answer as they do from the real network.
+                logStored: { [runner] value, reason in
+                    runner.reportStoredAnswer(built.request, age: value.age, reason: reason)
+                },
+                fetch: { _ in try await self.fetchStoring(request, built: built, storage: storage, partOf: send) })
+        }
     }
 
     /// Streams the stored answer, if there is one, then the stub's, storing the stub's raw
@@ -49,16 +53,16 @@ extension FakeNetwork {
             return network.storedThenFresh(request, storage: storage, priority: priority)
         }
         return StorableNetworkRequest.storedThenFresh(
-            build: {
-                guard !self.activeSends.isClosed else { throw NetworkError.invalidated }
-                return try await self.storableRequest(request)
-            },
+            ObjectIdentifier(R.self), registeredIn: activeSends,
+            build: { try await self.storableRequest(request) },
             storage: storage,
             decode: { try request.decodedResponse(from: $0, configuration: self.configuration) },
             logStored: { [runner] request, value, reason in
                 runner.reportStoredAnswer(request, age: value.age, reason: reason)
             },
-            fetch: { built, _ in try await self.fetchStoring(request, built: built, storage: storage) })
+            fetch: { built, _, send in
+                try await self.fetchStoring(request, built: built, storage: storage, partOf: send)
+            })
     }
 
     /// The stored answer to `request`, decoded, with its age, or `nil`; reads the entry a storage
@@ -80,13 +84,15 @@ extension FakeNetwork {
             sensitiveData: configuration.sensitiveData, willBeginActions: runner.actions.snapshot.willBegin)
     }
 
-    /// Answers from the stub (a tracked send), and stores its raw response when it succeeded.
+    /// Answers from the stub (as part of `send`, the storage send), and stores its raw response
+    /// when it succeeded.
     private func fetchStoring<R: StorableRequest>(
         _ request: R,
         built: StorableNetworkRequest,
-        storage: any ResponseStore
+        storage: any ResponseStore,
+        partOf send: SendCancellation
     ) async throws -> StoredValue<R.Response> {
-        let answer = try await answerFromStubs(request)
+        let answer = try await answerFromStubs(request, registration: .partOf(send))
         if let response = answer.response, response.isSuccessful, let sent = response.request {
             await built.keep(StoredResponse(response), answering: sent, in: storage)
         }

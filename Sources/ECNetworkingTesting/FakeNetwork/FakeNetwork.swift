@@ -135,9 +135,12 @@ public final class FakeNetwork: Network, ActiveSendTracking {
         return try await answerFromStubs(request).value
     }
 
-    /// Records `request` and runs it against its type's stub, as a tracked send; returns the value
-    /// and, when the stub gave a raw response, that response (which a storage send keeps).
-    func answerFromStubs<R: Request>(_ request: R) async throws -> (value: R.Response, response: NetworkResponse?) {
+    /// Records `request` and runs it against its type's stub, as a tracked send (or as part of
+    /// one, a storage send's, as `registration` says); returns the value and, when the stub gave a
+    /// raw response, that response (which a storage send keeps).
+    func answerFromStubs<R: Request>(
+        _ request: R, registration: SendRegistration? = nil
+    ) async throws -> (value: R.Response, response: NetworkResponse?) {
         let requestType = ObjectIdentifier(R.self)
         let built: NetworkRequest
         do {
@@ -149,6 +152,7 @@ public final class FakeNetwork: Network, ActiveSendTracking {
         return try await perform(
             built,
             of: R.self,
+            registration: registration ?? .registeredIn(activeSends),
             record: { $0.record(requestType: requestType, request: request, networkRequest: built) },
             answer: { sent in
                 switch try await self.answer(request, sent: sent) {
