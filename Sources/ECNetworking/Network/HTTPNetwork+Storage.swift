@@ -66,7 +66,8 @@ extension HTTPNetwork {
     /// The stream ends after the network's answer, or throws the network's error (after the stored
     /// value, if there was one). The network send is conditional like that of
     /// ``send(_:storage:policy:priority:)``, and its successful answer is stored. When the consumer
-    /// stops iterating, the send is cancelled.
+    /// stops iterating, the send is cancelled; a consumer whose task is cancelled sees the sequence
+    /// end, with no error (as an `AsyncThrowingStream` ends for a cancelled consumer).
     public func storedThenFresh<R: StorableRequest>(
         _ request: R,
         storage: any ResponseStore,

@@ -57,6 +57,14 @@ struct PromiseMatrixDoublesTests {
                             statusCode: 200, headers: Self.okHeaders(isEventStream), body: Self.okBody(isEventStream))
                     }
                 }
+                // A storage send is typed, so it is stubbed by its type, answering as the server would.
+                fake.stub(
+                    RawStorableRequest.self,
+                    with: .streaming { request in
+                        request.url.path == "/fail"
+                            ? FakeStream(statusCode: 401, headers: Self.failHeaders, chunks: [Self.failBody])
+                            : FakeStream(statusCode: 200, headers: Self.okHeaders(false), chunks: [Self.okBody(false)])
+                    })
                 fake.add(action: observers.failureAction)
                 return fake
             }
@@ -124,6 +132,7 @@ struct PromiseMatrixDoublesTests {
         let send = Task { try await way.run(request(.silent), through: network, folder: folder.url) }
         try await Task.sleep(for: .milliseconds(50))
         send.cancel()
-        expectCancelled(await send.result)
+        expectCancelled(await send.result, of: way)
+        try await waitUntil { network.activeRequestCount == 0 }
     }
 }

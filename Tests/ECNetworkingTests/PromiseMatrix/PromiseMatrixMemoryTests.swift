@@ -65,7 +65,8 @@ struct PromiseMatrixMemoryTests {
             baseURL: server.server.baseURL,
             configure: { configuration in
                 switch way {
-                case .send, .uploadFile, .uploadStream, .uploadForm: configuration.maximumResponseSize = Self.sendLimit
+                case .send, .uploadFile, .uploadStream, .uploadForm, .storage, .storedThenFresh:
+                    configuration.maximumResponseSize = Self.sendLimit
                 case .download, .resumedDownload: configuration.maximumResponseSize = Self.readLength
                 default: break
                 }
@@ -147,7 +148,7 @@ struct PromiseMatrixMemoryTests {
     /// ``NetworkConfiguration/maximumResponseSize``, for an error page too.
     private static func holdsWholeBody(_ way: SendWay) -> Bool {
         switch way {
-        case .send, .uploadFile, .uploadStream, .uploadForm: true
+        case .send, .uploadFile, .uploadStream, .uploadForm, .storage, .storedThenFresh: true
         default: false
         }
     }

@@ -115,7 +115,9 @@ struct PromiseMatrixTests {
             let victim = Task { try await way.run(server.request(.silent), through: network, folder: folder.url) }
             try await waitUntil { server.server.requests.count >= 2 }
             victim.cancel()
-            expectCancelled(await victim.result)
+            expectCancelled(await victim.result, of: way)
+            // The victim's send ended, whatever its caller saw: only the sibling is in progress.
+            try await waitUntil { network.activeRequestCount == 1 }
 
             server.openGate()
             let outcome = try await sibling.value

@@ -31,6 +31,13 @@ enum SendWay: String, CaseIterable, Sendable, CustomTestStringConvertible {
     case uploadForm
     /// `serverSentEvents(_:)`: a subscription read until the server ends the stream.
     case serverSentEvents
+    /// `send(_:storage:policy:)` through a store of its own, `.networkFallingBackToStored` (the
+    /// policy whose failures pass through the most code). The matrix's requests carry a credential
+    /// without a partition, so the store is read for nothing and nothing is kept: the row checks the
+    /// send's own path around the store.
+    case storage
+    /// `storedThenFresh(_:storage:)` through a store of its own, read to its end.
+    case storedThenFresh
     #if OpenAPI
         /// An operation of a generated client, through `NetworkClientTransport`.
         case openAPI
@@ -112,12 +119,40 @@ enum SendWay: String, CaseIterable, Sendable, CustomTestStringConvertible {
                 data.append(Data(event.data.utf8))
             }
             return SendOutcome(status: 200, body: data)
+        case .storage:
+            let stored = try await network.send(
+                RawStorableRequest(request: request), storage: InMemoryResponseStore(),
+                policy: .networkFallingBackToStored)
+            return SendOutcome(status: stored.value.statusCode, body: stored.value.body)
+        case .storedThenFresh:
+            var values: [StoredValue<NetworkResponse>] = []
+            for try await value in network.storedThenFresh(
+                RawStorableRequest(request: request), storage: InMemoryResponseStore())
+            {
+                values.append(value)
+            }
+            // A cancelled consumer sees the sequence end without a value, as the docs say.
+            guard !values.isEmpty else { throw EndedWithoutValue() }
+            // An empty store: the network's answer alone.
+            guard values.count == 1, let fresh = values.first, fresh.source == .network else {
+                throw UnexpectedValues(count: values.count)
+            }
+            return SendOutcome(status: fresh.value.statusCode, body: fresh.value.body)
         #if OpenAPI
             case .openAPI:
                 return try await Self.runOperation(request, through: network)
         #endif
         }
     }
+
+    /// `storedThenFresh` over an empty store yielded other than the network's one answer.
+    struct UnexpectedValues: Error {
+        let count: Int
+    }
+
+    /// `storedThenFresh` ended without a value or an error: how its sequence, an
+    /// `AsyncThrowingStream`, ends for a consumer whose task is cancelled.
+    struct EndedWithoutValue: Error {}
 
     /// Resume data for a download to `destination`, as a caller who stored it reads it back: a
     /// partial file of one byte beside it (0600, named as the library names them), and a strong
@@ -190,16 +225,32 @@ struct SendOutcome: Sendable {
     let body: Data
 }
 
-/// Records an issue unless `result` is how a cancelled send ends: with ``NetworkError/cancelled``.
-func expectCancelled(_ result: Result<SendOutcome, any Error>, sourceLocation: SourceLocation = #_sourceLocation) {
+/// Records an issue unless `result` is how a cancelled send of `way` ends: with
+/// ``NetworkError/cancelled``, or for `storedThenFresh`, whose consumer was cancelled, with the end
+/// of its sequence.
+func expectCancelled(
+    _ result: Result<SendOutcome, any Error>, of way: SendWay, sourceLocation: SourceLocation = #_sourceLocation
+) {
     switch result {
     case .success(let outcome):
         Issue.record("the cancelled send succeeded with status \(outcome.status)", sourceLocation: sourceLocation)
     case .failure(NetworkError.cancelled):
         break
+    case .failure(is SendWay.EndedWithoutValue) where way == .storedThenFresh:
+        break
     case .failure(let error):
         Issue.record("the cancelled send threw \(error), not NetworkError.cancelled", sourceLocation: sourceLocation)
     }
+}
+
+/// A raw request as a storable one, answered by the whole validated response.
+struct RawStorableRequest: StorableRequest {
+    typealias Response = NetworkResponse
+    let request: NetworkRequest
+
+    func buildRequest(with baseURL: URL) -> NetworkRequest { request }
+
+    func response(from response: NetworkResponse, with decoder: JSONDecoder) throws -> NetworkResponse { response }
 }
 
 /// A raw request as a typed one, for the event-stream subscription.
