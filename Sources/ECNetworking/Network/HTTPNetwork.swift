@@ -196,7 +196,10 @@ public final class HTTPNetwork: Network, ActiveSendTracking {
     /// network created is invalidated. Returns when that is done. A Server-Sent Events subscription,
     /// which has no end to run to, ends with ``NetworkError/invalidated``. A send through a
     /// response store is in progress from its start: one still reading its store is waited for,
-    /// and goes on to the network if it must.
+    /// and goes on to the network if it must. A stream or a download is in progress until its body
+    /// has ended: a stream whose body nobody reads keeps this call waiting until it is read to its
+    /// end or let go (which cancels it), so end your streams' readers first, or call
+    /// ``invalidate()``.
     public func finishSendsAndInvalidate() async {
         await activeSends.finishSends()
         releaseResources()
