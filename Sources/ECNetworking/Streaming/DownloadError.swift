@@ -30,6 +30,13 @@ public enum DownloadError: Error, Sendable, LocalizedError {
     /// `Content-Range` starts at `receivedOffset` rather than `expectedOffset`; or (`nil`) it is
     /// missing or malformed, stops short of the body's end, or the body sent is longer or
     /// shorter than the range it names; or the body is encoded. The partial file is removed.
+    ///
+    /// A download whose request asked for no range (no `Range` header) fails the same way, with
+    /// `expectedOffset` 0, when the server answers `206` with part of the body: nothing is kept
+    /// at the destination. A `206` whose `Content-Range` is the whole body (`bytes 0-(n-1)/n`,
+    /// unencoded, and a body of that length) is saved as the file, since it is byte for byte
+    /// what a `200` would have brought. A request that sets `Range` itself gets the part it asked
+    /// for, saved as the file.
     case unexpectedRange(expectedOffset: Int64, receivedOffset: Int64?)
 
     /// A description of the error.
@@ -48,6 +55,10 @@ public enum DownloadError: Error, Sendable, LocalizedError {
                 + cause.localizedDescription
         case .rangeNotSatisfiable(let length):
             "The server could not resume the download: its body is now \(length.map { "\($0) bytes" } ?? "shorter")."
+        case .unexpectedRange(0, let received?):
+            "The server answered the download with part of the body, from byte \(received), rather than the whole body."
+        case .unexpectedRange(0, nil):
+            "The server answered the download with part of the body rather than the whole body."
         case .unexpectedRange(let expected, let received?):
             "The server answered the resumed download from byte \(received) rather than byte \(expected)."
         case .unexpectedRange(let expected, nil):

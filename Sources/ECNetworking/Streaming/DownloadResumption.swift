@@ -73,7 +73,9 @@ struct DownloadResumption: Sendable, Equatable {
         return bytes.dropFirst().dropLast().allSatisfy { $0 == 0x21 || (0x23...0x7E).contains($0) || $0 >= 0x80 }
     }
 
-    private static func hasIdentityCoding(_ response: NetworkResponse) -> Bool {
+    /// Whether `response`'s body is sent as it is, with no `Content-Encoding` (or `identity`):
+    /// only then do the bytes written count as a range counts them.
+    static func hasIdentityCoding(_ response: NetworkResponse) -> Bool {
         let coding = response.headers["Content-Encoding"]?.trimmingCharacters(in: .whitespaces).lowercased()
         return coding == nil || coding == "" || coding == "identity"
     }

@@ -138,6 +138,23 @@ struct FileDownload: Sendable {
                 }
                 validator = resumption.validator
                 rangeEnd = response.headers["Content-Range"].flatMap(ContentRange.init)?.last.map { $0 + 1 }
+            } else if response.statusCode == 206, !Self.askedForPart(response) {
+                // A part nobody asked for (from a proxy, or a server that answers every request
+                // with a range) is not the file: kept, it would end the download as a success with
+                // a file short of the body. One whose range is the whole body is the file.
+                guard let length = Self.wholeBodyLength(of: response) else {
+                    let received = response.headers["Content-Range"].flatMap(ContentRange.init)?.first
+                    let error = DownloadError.unexpectedRange(
+                        expectedOffset: 0, receivedOffset: received == 0 ? nil : received)
+                    stream.stop(with: error)
+                    await file.discard()
+                    throw error
+                }
+                // Not resumable: a later `If-Range` would stand on an answer the server was not
+                // asked for.
+                validator = nil
+                rangeEnd = length
+                expectedByteCount = length
             } else {
                 // A whole body: the first transfer, or a resume the server answered with the
                 // whole (perhaps changed) body.
@@ -206,6 +223,26 @@ struct FileDownload: Sendable {
         }
         attempt += 1
         return true
+    }
+
+    /// Whether the request `response` answers asked for part of the body itself: a `Range`
+    /// header set by the caller or an action, not by a resumption. A response that does not say
+    /// what was sent (from a ``Network`` of your own) is taken as answering a request for the
+    /// whole body, so that a part is never kept as the file unasked.
+    private static func askedForPart(_ response: NetworkResponse) -> Bool {
+        response.request?.headers["Range"] != nil
+    }
+
+    /// The length of the body when `response`, a `206`, carries all of it: a `Content-Range` of
+    /// `bytes 0-(n-1)/n`, with the body unencoded (the transport would decode an encoded one, and
+    /// the bytes written would not be the bytes the range counts); `nil` otherwise, a range whose
+    /// complete length is unknown (`bytes 0-99/*`) included.
+    private static func wholeBodyLength(of response: NetworkResponse) -> Int64? {
+        guard let range = response.headers["Content-Range"].flatMap(ContentRange.init), range.first == 0,
+            let last = range.last, let length = range.completeLength, last + 1 == length,
+            DownloadResumption.hasIdentityCoding(response)
+        else { return nil }
+        return length
     }
 
     /// The most of a `416`'s body a resume reads (and drops) to end its send: an error page's,

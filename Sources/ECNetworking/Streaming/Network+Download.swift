@@ -19,6 +19,13 @@ extension Network {
     /// ``NetworkConfiguration/maximumResponseSize`` applies to each response, and the body is
     /// bounded by ``NetworkConfiguration/streamIdleTimeout``.
     ///
+    /// A `206 Partial Content` answering a request that asked for no range is not saved as the
+    /// file: a server or proxy that sends part of the body unasked would otherwise leave a file
+    /// short of it, with no error. The download fails with
+    /// ``DownloadError/unexpectedRange(expectedOffset:receivedOffset:)`` and keeps nothing, unless
+    /// the `Content-Range` covers the whole body (`bytes 0-(n-1)/n`), which is then the file. A
+    /// request that sets `Range` itself gets the part it asked for.
+    ///
     /// A body that breaks part-way is resumed where it stopped when `options` and the server allow
     /// (a `Range` request with `If-Range`, so that a body that changed starts over), or kept for a
     /// later ``Network/download(_:resumingWith:options:priority:progress:)-(R,_,_,_,_)``: see
@@ -31,8 +38,10 @@ extension Network {
     ///
     /// - Throws: ``NetworkError/invalidRequest(reason:)`` before anything is sent when
     ///   `destination` is not a `file:` URL or is a directory; ``DownloadError/resumable(_:cause:)``
-    ///   when the body broke and what arrived is kept; the send's ``NetworkError``; or another
-    ///   ``DownloadError`` when the file cannot be written or moved.
+    ///   when the body broke and what arrived is kept;
+    ///   ``DownloadError/unexpectedRange(expectedOffset:receivedOffset:)`` for a part of the body
+    ///   nobody asked for; the send's ``NetworkError``; or another ``DownloadError`` when the file
+    ///   cannot be written or moved.
     public func download<R: Request>(
         _ request: R,
         to destination: URL,
