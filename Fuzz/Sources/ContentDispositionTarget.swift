@@ -3,8 +3,9 @@
 //
 // Input: a `Content-Disposition` value.
 // Checks: whatever the server sends, the name used is a plain, non-empty name of at most 255
-// bytes: no `/` or `\`, no control character, no leading dot (so never `.` or `..`), and made
-// safe again it stays the same.
+// bytes: no `/` or `\`, no control character, no bidirectional control or other invisible format
+// character (but the zero-width joiners), no leading dot (so never `.` or `..`), and made safe
+// again it stays the same.
 
 import Foundation
 
@@ -34,6 +35,11 @@ enum ContentDispositionTarget: FuzzTarget {
         check(
             !name.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) },
             "a control character in \(name.debugDescription)")
+        check(
+            !name.unicodeScalars.contains {
+                $0.properties.generalCategory == .format && $0 != "\u{200C}" && $0 != "\u{200D}"
+            },
+            "a format character in \(name.debugDescription)")
         check(SuggestedFileName.sanitized(name) == name, "\(name.debugDescription) changes when made safe again")
     }
 }

@@ -32,8 +32,9 @@ public struct DownloadDestination: Sendable {
     /// A file in `folder`, named as the response suggests: the `Content-Disposition` header's
     /// `filename*` or `filename`, else the last component of the URL's path, else `download`.
     /// The server controls that name, so only a plain name is used: no path separator or what
-    /// comes before it, no control character, no leading dot (so neither `..` nor a hidden file),
-    /// at most 255 bytes.
+    /// comes before it, no control character, no bidirectional control or other invisible format
+    /// character (which could show `photo\u{202E}gpj.exe` as `photoexe.jpg`), no leading dot (so
+    /// neither `..` nor a hidden file), at most 255 bytes.
     public static func suggestedName(in folder: URL) -> DownloadDestination {
         DownloadDestination(fixedURL: nil, knownFolder: folder) { _, name in folder.appendingPathComponent(name) }
     }

@@ -5,9 +5,10 @@ import Foundation
 /// component of the URL's path, else `download`.
 ///
 /// The server controls every byte of it, so only a plain name survives: no path separator (`/` or
-/// `\`) or anything before one, no control character, no leading dot (neither `..` nor a hidden
-/// file), and at most 255 bytes, the longest name a file system takes, cut on a character boundary
-/// with the extension kept.
+/// `\`) or anything before one, no control character, no bidirectional control or other invisible
+/// format character (so `photo\u{202E}gpj.exe` cannot show as `photoexe.jpg`), no leading dot
+/// (neither `..` nor a hidden file), and at most 255 bytes, the longest name a file system takes,
+/// cut on a character boundary with the extension kept.
 enum SuggestedFileName {
     /// The name for `response`'s body.
     static func of(_ response: NetworkResponse) -> String {
@@ -41,7 +42,9 @@ enum SuggestedFileName {
     static func sanitized(_ name: String) -> String? {
         // Whatever came before the last separator, of either kind, is a path, not the name.
         let last = name.split(omittingEmptySubsequences: false) { $0 == "/" || $0 == "\\" }.last ?? ""
-        var scalars = String.UnicodeScalarView(last.unicodeScalars.filter { !Self.isControl($0) })
+        // Dropped before the dots are trimmed, so that one cannot hide a leading dot.
+        var scalars = String.UnicodeScalarView(
+            last.unicodeScalars.filter { !Self.isControl($0) && !Self.isInvisibleFormat($0) })
         // Dots and spaces in any order (`. .htaccess`) until neither leads, and spaces at the end.
         while let first = scalars.first, first == "." || first.properties.isWhitespace { scalars.removeFirst() }
         while let last = scalars.last, last.properties.isWhitespace { scalars.removeLast() }
@@ -79,6 +82,19 @@ enum SuggestedFileName {
 
     private static func isControl(_ scalar: Unicode.Scalar) -> Bool {
         scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar == "\u{2028}" || scalar == "\u{2029}"
+    }
+
+    /// Whether `scalar` is an invisible format character (Unicode's general category Cf) that a
+    /// name must not carry. The bidirectional controls (U+200E, U+200F, U+061C, U+202A–U+202E,
+    /// U+2066–U+2069) change the order a name is shown in, so that `photo\u{202E}gpj.exe`, an
+    /// executable, shows as `photoexe.jpg`; the others (U+200B, U+2060, U+FEFF, U+00AD, the tag
+    /// characters) hide a difference between two names that look the same. Dropped, as control
+    /// characters are: the name then shows in the order its characters are stored, with its real
+    /// extension last.
+    /// The zero-width non-joiner and joiner (U+200C, U+200D) stay: they reorder nothing, and
+    /// words in Persian or the Indic scripts, and emoji sequences, need them.
+    private static func isInvisibleFormat(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .format && scalar != "\u{200C}" && scalar != "\u{200D}"
     }
 
     /// The `name=value` parameters after the disposition type, values unquoted (a backslash

@@ -173,6 +173,40 @@ struct SuggestedFileNameTests {
         #expect(SuggestedFileName.sanitized(name) == expected)
     }
 
+    /// Right-to-left override (U+202E) shows `photo\u{202E}gpj.exe`, an executable, as
+    /// `photoexe.jpg`: every bidirectional control, and every other invisible format character
+    /// (which hides a difference between names that look alike), is dropped.
+    @Test(
+        "bidirectional controls and invisible format characters are dropped, so a name shows as it is",
+        arguments: [
+            ("photo\u{202E}gpj.exe", "photogpj.exe"), ("\u{202B}invoice\u{202C}.pdf", "invoice.pdf"),
+            ("a\u{202A}\u{202D}\u{2066}\u{2067}\u{2068}\u{2069}\u{200E}\u{200F}\u{061C}b.txt", "ab.txt"),
+            ("zero\u{200B}width\u{2060}joiner\u{FEFF}soft\u{00AD}tag\u{E0041}.txt", "zerowidthjoinersofttag.txt"),
+            // Dropped before the dots are trimmed: neither hides a leading dot nor leaves a name.
+            ("\u{200F}.htaccess", "htaccess"), ("\u{2067} \u{2069}", nil), ("\u{202E}", nil),
+            // The joiners reorder nothing, and these names need them.
+            ("\u{1F469}\u{200D}\u{1F4BB}.png", "\u{1F469}\u{200D}\u{1F4BB}.png"),
+            (
+                "\u{0645}\u{06CC}\u{200C}\u{062E}\u{0648}\u{0627}\u{0647}\u{0645}.txt",
+                "\u{0645}\u{06CC}\u{200C}\u{062E}\u{0648}\u{0627}\u{0647}\u{0645}.txt"
+            ),
+        ] as [(String, String?)])
+    func formatCharacters(_ name: String, _ expected: String?) {
+        let safe = SuggestedFileName.sanitized(name)
+        #expect(safe == expected)
+        // Made safe again, it stays the same.
+        #expect(safe.flatMap(SuggestedFileName.sanitized) == safe)
+    }
+
+    @Test("a server's Content-Disposition cannot disguise an executable with a right-to-left override")
+    func disguisedExtension() {
+        var headers = HTTPHeaders()
+        headers.add(name: "Content-Disposition", value: "attachment; filename*=UTF-8''photo%E2%80%AEgpj.exe")
+        let response = NetworkResponse(
+            statusCode: 200, headers: headers, url: URL(string: "https://example.com/files/report.bin")!)
+        #expect(SuggestedFileName.of(response) == "photogpj.exe")
+    }
+
     @Test("a name longer than 255 bytes is cut on a character boundary, keeping its extension")
     func longNames() throws {
         let long = String(repeating: "é", count: 200) + ".pdf"
