@@ -57,9 +57,9 @@ struct PromiseMatrixDoublesTests {
                             statusCode: 200, headers: Self.okHeaders(isEventStream), body: Self.okBody(isEventStream))
                     }
                 }
-                // A storage send is typed, so it is stubbed by its type, answering as the server would.
+                // A typed send (a storage send, a completion handler's) is stubbed by its type, answering as the server would.
                 fake.stub(
-                    RawStorableRequest.self,
+                    RawTypedRequest.self,
                     with: .streaming { request in
                         request.url.path == "/fail"
                             ? FakeStream(statusCode: 401, headers: Self.failHeaders, chunks: [Self.failBody])

@@ -65,7 +65,8 @@ struct PromiseMatrixMemoryTests {
             baseURL: server.server.baseURL,
             configure: { configuration in
                 switch way {
-                case .send, .uploadFile, .uploadStream, .uploadForm, .storage, .storedThenFresh:
+                case .send, .uploadFile, .uploadStream, .uploadForm, .storage, .storedThenFresh, .completionHandler,
+                    .responses:
                     configuration.maximumResponseSize = Self.sendLimit
                 case .download, .resumedDownload: configuration.maximumResponseSize = Self.readLength
                 default: break
@@ -148,7 +149,8 @@ struct PromiseMatrixMemoryTests {
     /// ``NetworkConfiguration/maximumResponseSize``, for an error page too.
     private static func holdsWholeBody(_ way: SendWay) -> Bool {
         switch way {
-        case .send, .uploadFile, .uploadStream, .uploadForm, .storage, .storedThenFresh: true
+        case .send, .uploadFile, .uploadStream, .uploadForm, .storage, .storedThenFresh, .completionHandler, .responses:
+            true
         default: false
         }
     }

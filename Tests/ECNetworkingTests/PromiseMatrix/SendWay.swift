@@ -16,6 +16,10 @@ import Testing
 enum SendWay: String, CaseIterable, Sendable, CustomTestStringConvertible {
     /// `send(_:)`: the whole body, validated.
     case send
+    /// `send(_:completion:)` of a typed request: the completion handler's one result.
+    case completionHandler
+    /// `responses(for:)`: the sequence of a typed request's one response, read to its end.
+    case responses
     /// `stream(_:)`: the head, then the body as it arrives.
     case stream
     /// `download(_:to:)`: the body written to a file.
@@ -119,15 +123,25 @@ enum SendWay: String, CaseIterable, Sendable, CustomTestStringConvertible {
                 data.append(Data(event.data.utf8))
             }
             return SendOutcome(status: 200, body: data)
+        case .completionHandler:
+            let response = try await Self.sendWithCompletionHandler(RawTypedRequest(request: request), through: network)
+            return SendOutcome(status: response.statusCode, body: response.body)
+        case .responses:
+            var values: [NetworkResponse] = []
+            for try await value in network.responses(for: RawTypedRequest(request: request)) { values.append(value) }
+            // A cancelled consumer sees the sequence end without a value, as the docs say.
+            guard let response = values.first else { throw EndedWithoutValue() }
+            guard values.count == 1 else { throw UnexpectedValues(count: values.count) }
+            return SendOutcome(status: response.statusCode, body: response.body)
         case .storage:
             let stored = try await network.send(
-                RawStorableRequest(request: request), storage: InMemoryResponseStore(),
+                RawTypedRequest(request: request), storage: InMemoryResponseStore(),
                 policy: .networkFallingBackToStored)
             return SendOutcome(status: stored.value.statusCode, body: stored.value.body)
         case .storedThenFresh:
             var values: [StoredValue<NetworkResponse>] = []
             for try await value in network.storedThenFresh(
-                RawStorableRequest(request: request), storage: InMemoryResponseStore())
+                RawTypedRequest(request: request), storage: InMemoryResponseStore())
             {
                 values.append(value)
             }
@@ -145,13 +159,54 @@ enum SendWay: String, CaseIterable, Sendable, CustomTestStringConvertible {
         }
     }
 
+    /// Sends `request` with a completion handler, cancelled through its `Cancellable` when the
+    /// calling task is. A second call of the handler resumes the continuation twice, which stops
+    /// the process: the test run fails.
+    private static func sendWithCompletionHandler(_ request: RawTypedRequest, through network: any Network)
+        async throws -> NetworkResponse
+    {
+        let send = CancellableSlot()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                send.hold(network.send(request) { continuation.resume(with: $0) })
+            }
+        } onCancel: {
+            send.cancel()
+        }
+    }
+
+    /// The ``Cancellable`` of a send, held for a cancellation that may come before it is returned.
+    private final class CancellableSlot: @unchecked Sendable {
+        // Guarded by `lock`: the caller's task holds the send while its cancellation handler,
+        // on another thread, may cancel it.
+        private let lock = NSLock()
+        private var cancellable: (any Cancellable)?
+        private var isCancelled = false
+
+        func hold(_ send: any Cancellable) {
+            let cancelNow = lock.withLock {
+                cancellable = send
+                return isCancelled
+            }
+            if cancelNow { send.cancel() }
+        }
+
+        func cancel() {
+            let send = lock.withLock {
+                isCancelled = true
+                return cancellable
+            }
+            send?.cancel()
+        }
+    }
+
     /// `storedThenFresh` over an empty store yielded other than the network's one answer.
     struct UnexpectedValues: Error {
         let count: Int
     }
 
-    /// `storedThenFresh` ended without a value or an error: how its sequence, an
-    /// `AsyncThrowingStream`, ends for a consumer whose task is cancelled.
+    /// `storedThenFresh` or `responses(for:)` ended without a value or an error: how their
+    /// sequence, an `AsyncThrowingStream`, ends for a consumer whose task is cancelled.
     struct EndedWithoutValue: Error {}
 
     /// Resume data for a download to `destination`, as a caller who stored it reads it back: a
@@ -226,8 +281,8 @@ struct SendOutcome: Sendable {
 }
 
 /// Records an issue unless `result` is how a cancelled send of `way` ends: with
-/// ``NetworkError/cancelled``, or for `storedThenFresh`, whose consumer was cancelled, with the end
-/// of its sequence.
+/// ``NetworkError/cancelled``, or for `storedThenFresh` and `responses(for:)`, whose consumer was
+/// cancelled, with the end of its sequence.
 func expectCancelled(
     _ result: Result<SendOutcome, any Error>, of way: SendWay, sourceLocation: SourceLocation = #_sourceLocation
 ) {
@@ -236,15 +291,15 @@ func expectCancelled(
         Issue.record("the cancelled send succeeded with status \(outcome.status)", sourceLocation: sourceLocation)
     case .failure(NetworkError.cancelled):
         break
-    case .failure(is SendWay.EndedWithoutValue) where way == .storedThenFresh:
+    case .failure(is SendWay.EndedWithoutValue) where way == .storedThenFresh || way == .responses:
         break
     case .failure(let error):
         Issue.record("the cancelled send threw \(error), not NetworkError.cancelled", sourceLocation: sourceLocation)
     }
 }
 
-/// A raw request as a storable one, answered by the whole validated response.
-struct RawStorableRequest: StorableRequest {
+/// A raw request as a typed (and storable) one, answered by the whole validated response.
+struct RawTypedRequest: StorableRequest {
     typealias Response = NetworkResponse
     let request: NetworkRequest
 
