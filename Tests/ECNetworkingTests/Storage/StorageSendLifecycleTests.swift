@@ -45,6 +45,43 @@ struct StorageSendLifecycleTests {
 
     private static let okBody = Data(#"{"ok":true}"#.utf8)
 
+    /// What a test sees once its storage send is reading the store: the network, its server, the
+    /// store (closed until ``GatedStore/open()``), the request, and the task that sends it.
+    private struct ReadingTheStore<Value: Sendable> {
+        let network: URLSessionNetwork
+        let server: MatrixServer
+        let store: GatedStore
+        let request: Listed
+        let send: Task<Value, any Error>
+    }
+
+    /// Starts `send` (a storage send of a request for `route`) over a network of `kind`, and runs
+    /// `body` once it is reading the store.
+    private static func whileReadingTheStore<Value: Sendable>(
+        over kind: TransportKind,
+        route: String = "ok",
+        sending send: @escaping @Sendable (URLSessionNetwork, Listed, GatedStore) async throws -> Value,
+        _ body: (ReadingTheStore<Value>) async throws -> Void
+    ) async throws {
+        let server = try MatrixServer()
+        defer { server.stop() }
+        let store = GatedStore()
+        try await kind.withNetwork(baseURL: server.server.baseURL) { network in
+            let request = Listed(url: server.server.baseURL.appendingPathComponent(route))
+            let task = Task { try await send(network, request, store) }
+            try await waitUntil { store.reads.count == 1 }
+            try await body(
+                ReadingTheStore(network: network, server: server, store: store, request: request, send: task))
+        }
+    }
+
+    /// A storage send of `request` that answers from `store` when its entry is fresh.
+    private static func storageSend(_ network: URLSessionNetwork, _ request: Listed, _ store: GatedStore)
+        async throws -> StoredValue<Data>
+    {
+        try await network.send(request, storage: store, policy: .storedIfFresh)
+    }
+
     /// Returns once `network` refuses new sends, as `finishSendsAndInvalidate()` makes it do at once.
     private static func waitUntilClosed(_ network: any Network, url: URL) async throws {
         let deadline = ContinuousClock.now + promptBound
@@ -72,23 +109,17 @@ struct StorageSendLifecycleTests {
         "invalidate() while a storage send reads its store ends it with cancelled, and it sends nothing",
         arguments: TransportKind.allCases)
     func invalidateWhileReadingTheStore(kind: TransportKind) async throws {
-        let server = try MatrixServer()
-        defer { server.stop() }
-        let store = GatedStore()
-        try await kind.withNetwork(baseURL: server.server.baseURL) { network in
-            let request = Listed(url: server.server.baseURL.appendingPathComponent("ok"))
-            let sender = Task { try await network.send(request, storage: store, policy: .storedIfFresh) }
-            try await waitUntil { store.reads.count == 1 }
-            #expect(network.activeRequestCount == 1)
-            network.invalidate()
-            store.open()
-            #expect(Self.isError(.cancelled, await sender.result))
-            #expect(server.server.requests.count == 0)
+        try await Self.whileReadingTheStore(over: kind, sending: Self.storageSend) { reading in
+            #expect(reading.network.activeRequestCount == 1)
+            reading.network.invalidate()
+            reading.store.open()
+            #expect(Self.isError(.cancelled, await reading.send.result))
+            #expect(reading.server.server.requests.count == 0)
             // Later storage sends are refused, as every send is.
-            #expect(
-                Self.isError(
-                    .invalidated,
-                    await Self.result { try await network.send(request, storage: store, policy: .storedIfFresh) }))
+            let later = await Self.result {
+                try await Self.storageSend(reading.network, reading.request, reading.store)
+            }
+            #expect(Self.isError(.invalidated, later))
         }
     }
 
@@ -96,27 +127,21 @@ struct StorageSendLifecycleTests {
         "cancelAll(of:) reaches a storage send reading its store, and neither its caller nor a send of another type",
         arguments: TransportKind.allCases)
     func cancelAllOfItsTypeWhileReadingTheStore(kind: TransportKind) async throws {
-        let server = try MatrixServer()
-        defer { server.stop() }
-        let store = GatedStore()
-        try await kind.withNetwork(baseURL: server.server.baseURL) { network in
-            let request = Listed(url: server.server.baseURL.appendingPathComponent("ok"))
-            let sender = Task { () -> (Result<StoredValue<Data>, any Error>, Bool) in
-                let result = await Self.result {
-                    try await network.send(request, storage: store, policy: .storedIfFresh)
-                }
-                return (result, Task.isCancelled)
+        try await Self.whileReadingTheStore(
+            over: kind,
+            sending: { network, request, store in
+                (await Self.result { try await Self.storageSend(network, request, store) }, Task.isCancelled)
             }
-            try await waitUntil { store.reads.count == 1 }
-            network.cancelAll(of: Other.self)
-            network.cancelAll(of: Listed.self)
-            store.open()
-            let (result, callerCancelled) = await sender.value
+        ) { reading in
+            reading.network.cancelAll(of: Other.self)
+            reading.network.cancelAll(of: Listed.self)
+            reading.store.open()
+            let (result, callerCancelled) = try await reading.send.value
             #expect(Self.isError(.cancelled, result))
             #expect(!callerCancelled)
-            #expect(server.server.requests.count == 0)
+            #expect(reading.server.server.requests.count == 0)
             // The network goes on: the next storage send asks the server.
-            let next = try await network.send(request, storage: store, policy: .storedIfFresh)
+            let next = try await Self.storageSend(reading.network, reading.request, reading.store)
             #expect(next.value == Self.okBody)
         }
     }
@@ -125,24 +150,18 @@ struct StorageSendLifecycleTests {
         "finishSendsAndInvalidate() waits for a storage send reading its store, which finishes with the network's answer",
         arguments: TransportKind.allCases)
     func finishWhileReadingTheStore(kind: TransportKind) async throws {
-        let server = try MatrixServer()
-        defer { server.stop() }
-        let store = GatedStore()
-        try await kind.withNetwork(baseURL: server.server.baseURL) { network in
-            let request = Listed(url: server.server.baseURL.appendingPathComponent("ok"))
-            let sender = Task { try await network.send(request, storage: store, policy: .storedIfFresh) }
-            try await waitUntil { store.reads.count == 1 }
+        try await Self.whileReadingTheStore(over: kind, sending: Self.storageSend) { reading in
             let finished = Counter()
             let finishing = Task {
-                await network.finishSendsAndInvalidate()
+                await reading.network.finishSendsAndInvalidate()
                 _ = finished.increment()
             }
             // It must still be waiting once the network is closed to new sends.
-            try await Self.waitUntilClosed(network, url: request.url)
+            try await Self.waitUntilClosed(reading.network, url: reading.request.url)
             try await Task.sleep(for: .milliseconds(200))
             #expect(finished.count == 0, "finishSendsAndInvalidate() returned while a storage send was in progress")
-            store.open()
-            #expect(try await sender.value.value == Self.okBody)
+            reading.store.open()
+            #expect(try await reading.send.value.value == Self.okBody)
             await finishing.value
         }
     }
@@ -151,21 +170,18 @@ struct StorageSendLifecycleTests {
         "finishSendsAndInvalidate() while storedThenFresh reads its store lets the fresh value come",
         arguments: TransportKind.allCases)
     func storedThenFreshFinishes(kind: TransportKind) async throws {
-        let server = try MatrixServer()
-        defer { server.stop() }
-        let store = GatedStore()
-        try await kind.withNetwork(baseURL: server.server.baseURL) { network in
-            let request = Listed(url: server.server.baseURL.appendingPathComponent("ok"))
-            let reader = Task { () -> [Data] in
+        try await Self.whileReadingTheStore(
+            over: kind,
+            sending: { network, request, store in
                 var values: [Data] = []
                 for try await value in network.storedThenFresh(request, storage: store) { values.append(value.value) }
                 return values
             }
-            try await waitUntil { store.reads.count == 1 }
-            let finishing = Task { await network.finishSendsAndInvalidate() }
-            try await Self.waitUntilClosed(network, url: request.url)
-            store.open()
-            #expect(try await reader.value == [Self.okBody])
+        ) { reading in
+            let finishing = Task { await reading.network.finishSendsAndInvalidate() }
+            try await Self.waitUntilClosed(reading.network, url: reading.request.url)
+            reading.store.open()
+            #expect(try await reading.send.value == [Self.okBody])
             await finishing.value
         }
     }
@@ -174,20 +190,14 @@ struct StorageSendLifecycleTests {
         "a storage send counts once in activeRequestCount, reading its store and on the wire",
         arguments: TransportKind.allCases)
     func countedOnce(kind: TransportKind) async throws {
-        let server = try MatrixServer()
-        defer { server.stop() }
-        let store = GatedStore()
-        try await kind.withNetwork(baseURL: server.server.baseURL) { network in
-            let request = Listed(url: server.server.baseURL.appendingPathComponent("gated"))
-            let sender = Task { try await network.send(request, storage: store, policy: .storedIfFresh) }
-            try await waitUntil { store.reads.count == 1 }
-            #expect(network.activeRequestCount == 1)
-            store.open()
-            try await waitUntil { server.server.requests.count == 1 }
-            #expect(network.activeRequestCount == 1)
-            server.openGate()
-            #expect(try await sender.value.value == Self.okBody)
-            try await waitUntil { network.activeRequestCount == 0 }
+        try await Self.whileReadingTheStore(over: kind, route: "gated", sending: Self.storageSend) { reading in
+            #expect(reading.network.activeRequestCount == 1)
+            reading.store.open()
+            try await waitUntil { reading.server.server.requests.count == 1 }
+            #expect(reading.network.activeRequestCount == 1)
+            reading.server.openGate()
+            #expect(try await reading.send.value.value == Self.okBody)
+            try await waitUntil { reading.network.activeRequestCount == 0 }
         }
     }
 
