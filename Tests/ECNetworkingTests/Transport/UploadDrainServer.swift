@@ -14,7 +14,8 @@ import TestSupport
 ///
 /// For what a transport does when a body ends before its `Content-Length`: the count says how much
 /// of the body arrived, which ``LoopbackHTTPServer``, whose replies end in an answer or a close,
-/// cannot say.
+/// cannot say. Created with `answersWhenComplete`, it answers `204` once a connection has brought
+/// its whole `Content-Length`, keeping none of the body: an upload of any size.
 final class UploadDrainServer: @unchecked Sendable {
     // `@unchecked` because of the socket code; it is safe because every mutable property lives in
     // `state`, which is only touched while `lock` is held, and the rest are constants (the
@@ -23,6 +24,7 @@ final class UploadDrainServer: @unchecked Sendable {
     private struct State {
         var bodyByteCount = 0
         var isPaused = false
+        var headers: [[String: String]] = []
     }
 
     private let listener: LoopbackListener
@@ -40,16 +42,22 @@ final class UploadDrainServer: @unchecked Sendable {
     /// The body bytes received so far, over every connection.
     var bodyByteCount: Int { lock.withLock { state.bodyByteCount } }
 
+    /// The header fields of each request, by lower-cased name, in the order they came.
+    var requestHeaders: [[String: String]] { lock.withLock { state.headers } }
+
     /// Whether the server has stopped reading, `pauseAfter` body bytes in.
     var isPaused: Bool { lock.withLock { state.isPaused } }
 
     /// The number of connections the client has not closed yet.
     var openConnectionCount: Int { listener.openConnectionCount }
 
+    private let answersWhenComplete: Bool
+
     /// Starts listening on a port the system picks.
-    init(pauseAfter: Int) throws {
+    init(pauseAfter: Int, answersWhenComplete: Bool = false) throws {
         listener = try LoopbackListener(backlog: 16)
         self.pauseAfter = pauseAfter
+        self.answersWhenComplete = answersWhenComplete
         listener.start { [self] connection in drain(connection) }
     }
 
@@ -75,13 +83,20 @@ final class UploadDrainServer: @unchecked Sendable {
             head.append(contentsOf: buffer[..<count])
         }
         let end = head.range(of: separator)!
-        count(head.count - end.upperBound)
+        let length = record(String(decoding: head[..<end.lowerBound], as: UTF8.self))
+        var connectionBodyCount = head.count - end.upperBound
+        count(connectionBodyCount)
         // libcurl waits a second for this before it sends a large body.
         if String(decoding: head[..<end.lowerBound], as: UTF8.self).lowercased().contains("expect: 100-continue") {
             let reply = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
             _ = send(connection, reply, reply.count, LoopbackListener.sendFlags)
         }
         while true {
+            if answersWhenComplete, let length, connectionBodyCount >= length {
+                let reply = Array("HTTP/1.1 204 No Content\r\nConnection: close\r\n\r\n".utf8)
+                _ = send(connection, reply, reply.count, LoopbackListener.sendFlags)
+                return
+            }
             let received = bodyByteCount
             if received >= pauseAfter, lock.withLock({ !state.isPaused }) {
                 lock.withLock { state.isPaused = true }
@@ -92,8 +107,20 @@ final class UploadDrainServer: @unchecked Sendable {
             let count = recv(connection, &buffer, wanted, 0)
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { return }
+            connectionBodyCount += count
             self.count(count)
         }
+    }
+
+    /// Keeps the header fields of `head`, and returns its `Content-Length`.
+    private func record(_ head: String) -> Int? {
+        var fields: [String: String] = [:]
+        for line in head.components(separatedBy: "\r\n").dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        lock.withLock { state.headers.append(fields) }
+        return fields["content-length"].flatMap { Int($0) }
     }
 
     private func count(_ bytes: Int) {
