@@ -53,9 +53,9 @@ public struct RequestBody: Sendable {
     ///
     /// The file is checked when the request is encoded: one that is missing or unreadable fails
     /// the send with ``NetworkError/invalidRequest(reason:)`` before anything goes on the wire. One
-    /// that shrinks while it is sent fails it with the same error over `AsyncHTTPClientTransport`
-    /// (though part of it has gone out), and over `URLSessionTransport` on Linux waits for the
-    /// missing bytes until the send's deadline (``NetworkError/timedOut(after:)``).
+    /// that grows or shrinks while it is sent fails it at once with the same error over
+    /// `AsyncHTTPClientTransport`, and over `URLSessionTransport` on Linux, though part of it has
+    /// gone out; nothing past its `Content-Length` goes out.
     public static func file(at url: URL, contentType: String? = "application/octet-stream") -> RequestBody {
         RequestBody(content: .file(url, contentType: contentType))
     }

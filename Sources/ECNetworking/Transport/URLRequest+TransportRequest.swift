@@ -17,7 +17,7 @@ extension URLRequest {
     /// - Throws: ``NetworkError/invalidRequest(reason:)`` for a stream longer than the limit;
     ///   nothing went on the wire.
     ///
-    /// With `readsFileItself`, a file body is left out for the caller's upload task to read (see
+    /// With `readsFileItself`, a file body is left out for the caller to attach (see
     /// ``init(_:streamedBody:readsFileItself:)``).
     static func sending(_ request: TransportRequest, readsFileItself: Bool = false) async throws -> URLRequest {
         if case .stream(let stream)? = request.body?.source {
@@ -37,9 +37,10 @@ extension URLRequest {
     }
 
     /// `request` as a `URLSession` sends it, with `streamedBody` standing in for a one-shot stream.
-    /// With `readsFileItself`, a file body is not attached: the caller hands it to an upload task
-    /// (`uploadTask(with:fromFile:)`), which reads the file and sends its `Content-Length`, set
-    /// here; a `Session` has only data tasks, so it gets the file as a stream.
+    /// With `readsFileItself`, a file body is not attached: ``URLSessionTransport`` sends the file
+    /// with its `Content-Length`, set here, through an upload task on Apple platforms and a stream
+    /// of its own on Linux (see `FileRequestBody`); a `Session` has only data tasks, so it gets the
+    /// file as a stream.
     init(_ request: borrowing TransportRequest, streamedBody: Data?, readsFileItself: Bool = false) throws {
         // The cache policy and the timeout go to the initializer: set afterwards, each is one
         // more change of the request Foundation holds, which on Linux looks its properties up
@@ -59,7 +60,7 @@ extension URLRequest {
         case .bytes(let data)?: httpBody = data
         case .stream?: httpBody = streamedBody
         case .file(let url)?:
-            // An upload task reads the file itself; a `Session`, which has only data tasks, gets
+            // The transport attaches the file itself; a `Session`, which has only data tasks, gets
             // it as a stream.
             if !readsFileItself {
                 guard let stream = InputStream(url: url) else {

@@ -131,6 +131,12 @@ final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
         exchange.complete(
             response: task.response,
             error: error.map { error in
+                #if canImport(FoundationNetworking)
+                    // A file body the library stopped (it changed size, or could not be read)
+                    // aborted the transfer, which FoundationNetworking reports only as an unknown
+                    // error.
+                    let error = exchange.file?.failure ?? error
+                #endif
                 let mapped = Self.mapped(error, afterHead: task.response != nil)
                 // No head came: a lost connection may have carried the request to the server, and
                 // `URLSession` does not say how much of it went out.

@@ -109,12 +109,22 @@ final class URLSessionExchange: SessionTask {
     /// The error of a spill file the disk refused to create or to write.
     private static let spillError = NetworkError.transport(URLError(.cannotCreateFile))
 
+    /// A file body as the session's task sends it: the file an upload task reads on Apple
+    /// platforms; on Linux, the file the library reads itself (see ``FileRequestBody``).
+    #if canImport(FoundationNetworking)
+        typealias FileBody = FileRequestBody
+    #else
+        typealias FileBody = URL
+    #endif
+
     /// What the control queue makes the session's task from (see ``start()``): the transport, the
-    /// request, and the file an upload task reads its body from. Kept as they are rather than in a
-    /// closure, which would cost an allocation per send.
+    /// request, and its file body. Kept as they are rather than in a closure, which would cost an
+    /// allocation per send.
     private let transport: URLSessionTransport
     private let urlRequest: URLRequest
-    private let file: URL?
+    /// The request's file body, which the delegate asks on Linux for a new stream of the file, and
+    /// for why it stopped the transfer.
+    let file: FileBody?
     private let limit: Int?
     /// Where a spill file goes and how large it may grow (Linux only, see the type's comment).
     private let spillSettings: SpillFile.Settings
@@ -128,7 +138,7 @@ final class URLSessionExchange: SessionTask {
     let uploadLength: Int64?
 
     init(
-        sending urlRequest: URLRequest, file: URL?, on transport: URLSessionTransport, limit: Int?,
+        sending urlRequest: URLRequest, file: FileBody?, on transport: URLSessionTransport, limit: Int?,
         delegate: TransportDelegate, delivery: Delivery, spillSettings: SpillFile.Settings = .default,
         uploadProgress: TransferProgressHandler? = nil, uploadLength: Int? = nil
     ) {

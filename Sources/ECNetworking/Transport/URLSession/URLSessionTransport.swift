@@ -174,26 +174,43 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
         for urlRequest: URLRequest, body: TransportRequestBody?, limit: Int?, delivery: URLSessionExchange.Delivery,
         uploadProgress: TransferProgressHandler? = nil, uploadLength: Int? = nil
     ) -> URLSessionExchange {
-        let file: URL? = if case .file(let url)? = body?.source { url } else { nil }
+        let file: URLSessionExchange.FileBody? =
+            if case .file(let url)? = body?.source { Self.fileBody(url, length: body?.length) } else { nil }
         return URLSessionExchange(
             sending: urlRequest, file: file, on: self, limit: limit, delegate: delegate,
             delivery: delivery, spillSettings: spillSettings, uploadProgress: uploadProgress,
             uploadLength: uploadLength)
     }
 
+    /// The file body at `url`, `length` bytes long, as the session sends it.
+    private static func fileBody(_ url: URL, length: Int?) -> URLSessionExchange.FileBody {
+        #if canImport(FoundationNetworking)
+            // A file body's length is its size, read when the body was made.
+            FileRequestBody(url: url, length: length ?? 0)
+        #else
+            url
+        #endif
+    }
+
     /// The session's task for `urlRequest`, or `nil` once the transport is invalidated. A `file`
-    /// body, which the request was built without (`readsFileItself`), goes to an upload task that
-    /// reads the file itself and sends it with its `Content-Length` on every platform, where
-    /// FoundationNetworking sends a body read from a stream chunked, and many upload endpoints
-    /// (S3's pre-signed PUTs among them) answer that with 411.
-    func task(for urlRequest: URLRequest, file: URL?) -> URLSessionDataTask? {
+    /// body, which the request was built without (`readsFileItself`), goes out with its
+    /// `Content-Length` on every platform, where a plain `URLSession` on Linux sends a body read
+    /// from a stream chunked, and many upload endpoints (S3's pre-signed PUTs among them) answer
+    /// that with 411: on Apple platforms an upload task reads the file; on Linux the library reads
+    /// it itself (see ``FileRequestBody``), for FoundationNetworking's own reader can stop the
+    /// process when its upload is cancelled, and sends a file that changed size as it finds it.
+    func task(for urlRequest: URLRequest, file: URLSessionExchange.FileBody?) -> URLSessionDataTask? {
         // Made under the same lock that `invalidate()` takes, so a task is either made before the
         // session is invalidated or not at all: making one in an invalidated session stops the
         // process on Linux.
         invalidated.withLock { invalidated -> URLSessionDataTask? in
             guard !invalidated else { return nil }
             guard let file else { return session.dataTask(with: urlRequest) }
-            return session.uploadTask(with: urlRequest, fromFile: file)
+            #if canImport(FoundationNetworking)
+                return session.dataTask(with: file.attached(to: urlRequest))
+            #else
+                return session.uploadTask(with: urlRequest, fromFile: file)
+            #endif
         }
     }
 

@@ -1,0 +1,199 @@
+#if canImport(FoundationNetworking)
+    import Foundation
+    import FoundationNetworking
+
+    #if canImport(Glibc)
+        import Glibc
+    #elseif canImport(Musl)
+        import Musl
+    #endif
+
+    /// A file request body as ``URLSessionTransport`` sends it on Linux: read by the library
+    /// itself, through an `InputStream` it gives the session, with its `Content-Length`.
+    ///
+    /// Not an upload task's file, which FoundationNetworking reads itself (`_BodyFileSource`): that
+    /// reader pauses libcurl while it waits for the disk and resumes it from a dispatch handler
+    /// (`unpauseSend()`, a `try!` in `EasyHandle.swift`), which stops the process with libcurl's code
+    /// 43 when the transfer has ended meanwhile, as a cancelled upload to a server that stopped
+    /// reading has; and it sends whatever the file holds when it reads it, past the `Content-Length`
+    /// of a file that grew, short of one that shrank. A stream is read inside libcurl's own read
+    /// callback and never pauses it, so nothing resumes an ended transfer; and this one gives out
+    /// exactly `length` bytes, and stops the transfer the moment the file's size is no longer
+    /// `length`, with the error the send then ends with (``failure``).
+    ///
+    /// FoundationNetworking sends a body read from a stream chunked (it gives libcurl no length:
+    /// `set(requestBodyLength: .unknown)` in `HTTPURLProtocol.swift`), which S3's pre-signed PUTs
+    /// and other upload endpoints refuse with 411. libcurl chunks such a body only when the request
+    /// names no `Transfer-Encoding` of its own (`Curl_checkheaders` in `http.c`, the same from 7.x to
+    /// 8.x); a blank value is one libcurl never sends (`Curl_add_custom_headers` skips a header with
+    /// nothing after its colon). So the request carries `Transfer-Encoding` blank and the file's
+    /// `Content-Length`: libcurl sends the head as given and the stream's bytes as they are, up to
+    /// its end.
+    final class FileRequestBody: Sendable {
+        /// The file.
+        let url: URL
+        /// The file's size when the request was made, sent as `Content-Length`.
+        let length: Int
+        private let stopped = InlineLockedState<NetworkError?>(nil)
+
+        init(url: URL, length: Int) {
+            self.url = url
+            self.length = length
+        }
+
+        /// Why the body was stopped (the file changed size or could not be read), once it was: the
+        /// send's error, where FoundationNetworking says only that a callback aborted the transfer.
+        var failure: NetworkError? {
+            stopped.withLock { $0 }
+        }
+
+        fileprivate func stop(with error: NetworkError) {
+            stopped.withLock { if $0 == nil { $0 = error } }
+        }
+
+        /// `request` sending this body, from a stream of its own.
+        func attached(to request: URLRequest) -> URLRequest {
+            var request = request
+            request.httpBodyStream = makeStream()
+            // The length read when the request was made, whatever a header said: the stream gives
+            // out exactly that many bytes.
+            request.setValue(String(length), forHTTPHeaderField: "Content-Length")
+            // Blank: libcurl then neither chunks the body nor sends the field (see the type's comment).
+            request.setValue(" ", forHTTPHeaderField: "Transfer-Encoding")
+            return request
+        }
+
+        /// A stream of the file from its start.
+        func makeStream() -> InputStream {
+            FileBodyStream(self)
+        }
+    }
+
+    /// The stream of a ``FileRequestBody``: `length` bytes of the file, or an error.
+    ///
+    /// FoundationNetworking opens it and reads it on its own queue, in libcurl's read callback,
+    /// one chunk (at most libcurl's 64 KiB upload buffer) at a time: memory stays flat whatever
+    /// the file's size. A local file's read does not wait on anything but the disk, unlike a stream fed from
+    /// an async sequence, which would have to block that queue (see `URLRequest.sending`). The
+    /// file is opened without blocking, so a FIFO swapped in for it cannot hold the queue.
+    private final class FileBodyStream: InputStream {
+        private let body: FileRequestBody
+        private var descriptor: Int32 = -1
+        private var sent = 0
+        private var status = Stream.Status.notOpen
+
+        init(_ body: FileRequestBody) {
+            self.body = body
+            // Any designated initializer: every method that reads the bytes is overridden.
+            super.init(data: Data())
+        }
+
+        deinit {
+            closeFile()
+        }
+
+        override func open() {
+            // Opened once: FoundationNetworking opens a stream it was handed back for a rewind
+            // twice (once to seek, once for its body source).
+            guard status == .notOpen else { return }
+            descriptor = openForReading(body.url.path)
+            var info = stat()
+            guard descriptor >= 0, fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+                fail(with: .invalidRequest(reason: "the body file \"\(body.url.lastPathComponent)\" could not be read"))
+                return
+            }
+            status = .open
+        }
+
+        override func close() {
+            closeFile()
+            status = .closed
+        }
+
+        /// Reads on as long as the stream is neither at its end nor closed: a stream that failed
+        /// says so from ``read(_:maxLength:)``, which FoundationNetworking calls only when this is
+        /// true, and which then stops the transfer (a stream with no bytes available only ends it).
+        override var hasBytesAvailable: Bool {
+            status == .open || status == .error
+        }
+
+        override var streamStatus: Stream.Status {
+            status
+        }
+
+        override var streamError: (any Error)? {
+            body.failure
+        }
+
+        override func getBuffer(
+            _ buffer: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, length len: UnsafeMutablePointer<Int>
+        ) -> Bool {
+            false
+        }
+
+        /// Up to `len` of the bytes still to send; 0 once `length` have gone; -1, which stops the
+        /// transfer, for a file that could not be read or whose size is no longer `length`:
+        /// checked before every read, so a file that grows or shrinks stops the body at once, and
+        /// never sends a byte past `length`.
+        override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength len: Int) -> Int {
+            guard status == .open else { return status == .atEnd ? 0 : -1 }
+            var info = stat()
+            guard fstat(descriptor, &info) == 0 else { return failRead() }
+            guard Int(info.st_size) == body.length else { return failChangedSize() }
+            let remaining = body.length - sent
+            guard remaining > 0 else {
+                status = .atEnd
+                closeFile()
+                return 0
+            }
+            while true {
+                let count = readFile(descriptor, into: buffer, upTo: min(len, remaining))
+                if count > 0 {
+                    sent += count
+                    return count
+                }
+                // The file ended before `length`: it shrank after the size was read.
+                if count == 0 { return failChangedSize() }
+                if errno != EINTR { return failRead() }
+            }
+        }
+
+        private func failRead() -> Int {
+            fail(with: .invalidRequest(reason: "the body file \"\(body.url.lastPathComponent)\" could not be read"))
+            return -1
+        }
+
+        private func failChangedSize() -> Int {
+            fail(
+                with: .invalidRequest(
+                    reason: "the body file \"\(body.url.lastPathComponent)\" changed size while it was sent"))
+            return -1
+        }
+
+        private func fail(with error: NetworkError) {
+            body.stop(with: error)
+            status = .error
+            closeFile()
+        }
+
+        private func closeFile() {
+            if descriptor >= 0 { closeDescriptor(descriptor) }
+            descriptor = -1
+        }
+    }
+
+    // The system calls, named apart: inside the stream, `open`, `read` and `close` are its own
+    // methods.
+
+    private func openForReading(_ path: String) -> Int32 {
+        open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+    }
+
+    private func readFile(_ descriptor: Int32, into buffer: UnsafeMutablePointer<UInt8>, upTo count: Int) -> Int {
+        read(descriptor, buffer, count)
+    }
+
+    private func closeDescriptor(_ descriptor: Int32) {
+        _ = close(descriptor)
+    }
+#endif
