@@ -67,6 +67,18 @@
         func makeStream() -> InputStream {
             FileBodyStream(self)
         }
+
+        /// The body for libcurl sending the request again on a fresh connection, after the one it
+        /// reused closed before a byte of the answer (it asks the session's delegate for a new
+        /// stream, see ``TransportDelegate``): the file from its start for an idempotent method.
+        /// Any other may have reached the server, which a second copy could act on twice, so its
+        /// body stops the transfer at once, as a lost connection the request may have gone out
+        /// on, as `AsyncHTTPClientTransport` reports it; libcurl has by then sent the head again,
+        /// but never the body after it.
+        func resentBody(method: HTTPMethod) -> InputStream {
+            if !method.isIdempotent { stop(with: .transport(URLError(.networkConnectionLost))) }
+            return makeStream()
+        }
     }
 
     /// The stream of a ``FileRequestBody``: `length` bytes of the file, or an error.
@@ -96,6 +108,11 @@
             // Opened once: FoundationNetworking opens a stream it was handed back for a rewind
             // twice (once to seek, once for its body source).
             guard status == .notOpen else { return }
+            // A body already stopped gives nothing more: read says so.
+            guard body.failure == nil else {
+                status = .error
+                return
+            }
             descriptor = openForReading(body.url.path)
             var info = stat()
             guard descriptor >= 0, fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {

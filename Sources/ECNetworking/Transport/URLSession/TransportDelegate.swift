@@ -132,9 +132,9 @@ final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
             response: task.response,
             error: error.map { error in
                 #if canImport(FoundationNetworking)
-                    // A file body the library stopped (it changed size, or could not be read)
-                    // aborted the transfer, which FoundationNetworking reports only as an unknown
-                    // error.
+                    // A file body the library stopped (it changed size, could not be read, or was
+                    // not to be sent twice) aborted the transfer, which FoundationNetworking
+                    // reports only as an unknown error.
                     let error = exchange.file?.failure ?? error
                 #endif
                 let mapped = Self.mapped(error, afterHead: task.response != nil)
@@ -200,6 +200,21 @@ final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
     }
 
     #if canImport(FoundationNetworking)
+        /// libcurl sends a request again on a fresh connection when the connection it reused
+        /// closed before a byte of the answer, and asks for its body from the start: a file body
+        /// gets a new stream of the file, or one that refuses to send it twice (see
+        /// ``FileRequestBody/resentBody(method:)``). Asked on the session's queue, which waits
+        /// for the answer, so it is given at once. Any other body is left as it is (`nil`):
+        /// FoundationNetworking stops the process when a body it did not read from a stream is
+        /// given one.
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask,
+            needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void
+        ) {
+            let method = HTTPMethod(rawValue: task.originalRequest?.httpMethod ?? "GET")
+            completionHandler(exchange(for: task)?.file?.resentBody(method: method))
+        }
+
         /// FoundationNetworking asks this only about a complete 401 response whose challenge it
         /// knows (`WWW-Authenticate: Basic realm="api"`). Its default handling never ends the
         /// task when no credential is stored, and with one it suspends the task, which waits for
