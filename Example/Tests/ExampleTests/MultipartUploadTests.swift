@@ -48,7 +48,7 @@ struct MultipartUploadTests {
                 let recorded = try #require(await server.recorder.requests(path: "/upload/form").last)
                 #expect(recorded.headers.values(for: "Content-Type") == [form.contentType])
                 // In memory or from a file, on every platform, the form goes with its length: the
-                // transport hands a form written to disk to an upload task, which knows its size.
+                // transport sends a form written to disk with the file's size.
                 let length = try #require(recorded.headers.values(for: "Content-Length").first.flatMap { Int($0) })
                 #expect(length > photo.count + notes.count)
                 #expect(recorded.headers["Transfer-Encoding"] == nil)

@@ -35,7 +35,7 @@ struct TransferTests {
 
                 #expect(receipt == UploadReceipt(bytes: 2 * 1_048_576 + 3))
                 let recorded = try #require(await server.recorder.requests(path: "/upload").last)
-                // Framed by its length on every platform (an upload task reads the file), never chunked.
+                // Framed by its length on every platform (the file's size), never chunked.
                 #expect(recorded.headers.values(for: "Content-Length") == ["\(2 * 1_048_576 + 3)"])
                 #expect(recorded.headers["Transfer-Encoding"] == nil)
             }
