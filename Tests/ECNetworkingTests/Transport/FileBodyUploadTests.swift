@@ -102,8 +102,14 @@
         static let memoryTransportVariable = "ECNETWORKING_FILE_UPLOAD_MEMORY_TRANSPORT"
         static let memoryOutputVariable = "ECNETWORKING_FILE_UPLOAD_MEMORY_OUTPUT"
 
+        /// The bar is far below the file, so a transport that held it, or any sizeable part of
+        /// it, fails; alone the growth is 1 to 10 MiB. It leaves room for glibc's per-thread heaps:
+        /// FoundationNetworking allocates each chunk's buffer on whichever dispatch thread runs its
+        /// queue, and with four such uploads at once on two cores the growth reached 42 MiB for
+        /// 1 GiB and 25 MiB for 4 GiB (not growing with the file), and stayed under 12 MiB with
+        /// `MALLOC_ARENA_MAX=1`.
         @Test(
-            "a 1 GiB file goes out whole, with its Content-Length, and peak memory grows by at most 24 MiB",
+            "a 1 GiB file goes out whole, with its Content-Length, and peak memory grows by at most 64 MiB",
             .enabled(if: ProcessMemory.isMeasurable, "peak resident memory is read from /proc"),
             .enabled(if: !ProcessMemory.isUnderSanitizer, "the plain test run measures memory"),
             .serialized,
@@ -114,7 +120,7 @@
                 environment: [Self.memoryTransportVariable: kind.rawValue],
                 outputVariable: Self.memoryOutputVariable, timeout: .seconds(150))
             #expect(
-                peak - baseline <= 24 * 1_048_576, "\(kind): peak grew by \(Double(peak - baseline) / 1_048_576) MiB")
+                peak - baseline <= 64 * 1_048_576, "\(kind): peak grew by \(Double(peak - baseline) / 1_048_576) MiB")
         }
 
         /// Uploads a sparse 1 GiB file; runs only in the child process ``gibibyteUpload(_:)`` starts.
