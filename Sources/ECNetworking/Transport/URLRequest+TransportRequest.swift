@@ -39,7 +39,7 @@ extension URLRequest {
     /// `request` as a `URLSession` sends it, with `streamedBody` standing in for a one-shot stream.
     /// With `readsFileItself`, a file body is not attached: ``URLSessionTransport`` sends the file
     /// with its `Content-Length`, set here, through an upload task on Apple platforms and a stream
-    /// of its own on Linux (see `FileRequestBody`); a `Session` has only data tasks, so it gets the
+    /// of its own on Linux (see `OwnedRequestBody`); a `Session` has only data tasks, so it gets the
     /// file as a stream.
     init(_ request: borrowing TransportRequest, streamedBody: Data?, readsFileItself: Bool = false) throws {
         // The cache policy and the timeout go to the initializer: set afterwards, each is one

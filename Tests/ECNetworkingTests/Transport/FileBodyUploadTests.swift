@@ -7,8 +7,8 @@
 
     /// A file body on a real socket, where FoundationNetworking's own file reader broke what each
     /// transport promises for it: cancelling an upload to a server that had stopped reading it
-    /// stopped the process, and libcurl sending the request again on a fresh connection sent no
-    /// body. So on Linux ``URLSessionTransport`` reads the file itself (``FileRequestBody``); these
+    /// stopped the process (and libcurl sending the request again on a fresh connection sent no
+    /// body, which KeptAliveResendTests.swift checks). So on Linux ``URLSessionTransport`` reads the file itself (``OwnedRequestBody``); these
     /// run over every transport, as the promises are the same.
     @Suite("A file body on the wire", .timeLimit(.minutes(3)))
     struct FileBodyUploadTests {
@@ -149,61 +149,6 @@
             #expect(server.requestHeaders.last?["transfer-encoding"] == nil)
             #expect(server.bodyByteCount == size + 1_024)
             try measurement.write(toFile: output, atomically: true, encoding: .utf8)
-        }
-
-        /// A kept-alive connection that closes without an answer to an upload the server read
-        /// whole, as a server whose idle timeout ran out just then does: a `PUT` is sent again on a
-        /// fresh connection, whole; a `POST`, which the server may have acted on, is not sent again
-        /// (at most its head, with none of its body) and fails as a lost connection it may have
-        /// gone out on.
-        @Test(
-            "a file body on a kept-alive connection that closes without an answer: a PUT is sent whole again, a POST fails as maybe sent",
-            arguments: [HTTPMethod.put, .post], TransportKind.allCases)
-        func keptAliveConnectionClosesWithoutAnswer(_ method: HTTPMethod, _ kind: TransportKind) async throws {
-            let contents = Data((0..<1_000_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("FileBodyUploadTests-\(UUID())")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: folder) }
-            let file = folder.appendingPathComponent("upload.bin")
-            try contents.write(to: file)
-            let uploads = Counter()
-            // The first upload comes on the connection the GET left open.
-            let server = try LoopbackHTTPServer(keepsConnectionsOpen: true) { request in
-                guard request.method == method.rawValue else { return .response(status: 200, body: Data("warm".utf8)) }
-                return uploads.increment() == 1
-                    ? .raw(Data()) : .response(status: 200, body: Data(String(request.body.count).utf8))
-            }
-            defer { server.stop() }
-
-            let result = try await kind.withNetwork(
-                baseURL: server.baseURL, configure: { $0.timeout = .seconds(20) }
-            ) { network in
-                _ = try await network.send(NetworkRequest(url: server.baseURL.appendingPathComponent("warm")))
-                let upload = NetworkRequest(
-                    method: method, url: server.baseURL.appendingPathComponent("upload"), body: .file(at: file))
-                do {
-                    return Result<NetworkResponse, NetworkError>.success(try await network.send(upload))
-                } catch let error as NetworkError {
-                    return .failure(error)
-                }
-            }
-
-            // Only whole requests: a head without its body is never one.
-            let uploaded = server.requests.filter { $0.method == method.rawValue }
-            #expect(uploaded.allSatisfy { $0.header("Content-Length") == String(contents.count) })
-            #expect(uploaded.allSatisfy { $0.header("Transfer-Encoding") == nil })
-            #expect(uploaded.allSatisfy { $0.body == contents }, "\(uploaded.map(\.body.count))")
-            switch (method, result) {
-            case (.put, .success(let response)):
-                #expect(response.statusCode == 200)
-                #expect(uploaded.count == 2)
-            case (.post, .failure(let error)):
-                #expect(error.transportCode == .networkConnectionLost, "\(error)")
-                #expect(error.requestMayHaveBeenSent)
-                #expect(uploaded.count == 1)
-            default:
-                Issue.record("\(method) over \(kind) ended with \(result)")
-            }
         }
     }
 #endif

@@ -135,7 +135,7 @@ final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
                     // A file body the library stopped (it changed size, could not be read, or was
                     // not to be sent twice) aborted the transfer, which FoundationNetworking
                     // reports only as an unknown error.
-                    let error = exchange.file?.failure ?? error
+                    let error = exchange.ownedBody?.failure ?? error
                 #endif
                 let mapped = Self.mapped(error, afterHead: task.response != nil)
                 // No head came: a lost connection may have carried the request to the server, and
@@ -203,7 +203,7 @@ final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
         /// libcurl sends a request again on a fresh connection when the connection it reused
         /// closed before a byte of the answer, and asks for its body from the start: a file body
         /// gets a new stream of the file, or one that refuses to send it twice (see
-        /// ``FileRequestBody/resentBody(method:)``). Asked on the session's queue, which waits
+        /// ``OwnedRequestBody/resentBody(method:)``). Asked on the session's queue, which waits
         /// for the answer, so it is given at once. Any other body is left as it is (`nil`):
         /// FoundationNetworking stops the process when a body it did not read from a stream is
         /// given one.
@@ -212,7 +212,7 @@ final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
             needNewBodyStream completionHandler: @escaping @Sendable (InputStream?) -> Void
         ) {
             let method = HTTPMethod(rawValue: task.originalRequest?.httpMethod ?? "GET")
-            completionHandler(exchange(for: task)?.file?.resentBody(method: method))
+            completionHandler(exchange(for: task)?.ownedBody?.resentBody(method: method))
         }
 
         /// FoundationNetworking asks this only about a complete 401 response whose challenge it

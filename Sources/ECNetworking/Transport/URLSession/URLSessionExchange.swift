@@ -109,22 +109,23 @@ final class URLSessionExchange: SessionTask {
     /// The error of a spill file the disk refused to create or to write.
     private static let spillError = NetworkError.transport(URLError(.cannotCreateFile))
 
-    /// A file body as the session's task sends it: the file an upload task reads on Apple
-    /// platforms; on Linux, the file the library reads itself (see ``FileRequestBody``).
+    /// A body the transport gives the session's task itself: on Apple platforms the file an
+    /// upload task reads; on Linux a file's or a data body's bytes, read by the library (see
+    /// ``OwnedRequestBody``).
     #if canImport(FoundationNetworking)
-        typealias FileBody = FileRequestBody
+        typealias OwnedBody = OwnedRequestBody
     #else
-        typealias FileBody = URL
+        typealias OwnedBody = URL
     #endif
 
     /// What the control queue makes the session's task from (see ``start()``): the transport, the
-    /// request, and its file body. Kept as they are rather than in a closure, which would cost an
+    /// request, and the body it gives the task itself. Kept as they are rather than in a closure, which would cost an
     /// allocation per send.
     private let transport: URLSessionTransport
     private let urlRequest: URLRequest
-    /// The request's file body, which the delegate asks on Linux for a new stream of the file, and
-    /// for why it stopped the transfer.
-    let file: FileBody?
+    /// The body the transport gives the task itself, which on Linux the delegate asks for a new
+    /// stream of the body, and for why it stopped the transfer.
+    let ownedBody: OwnedBody?
     private let limit: Int?
     /// Where a spill file goes and how large it may grow (Linux only, see the type's comment).
     private let spillSettings: SpillFile.Settings
@@ -138,13 +139,13 @@ final class URLSessionExchange: SessionTask {
     let uploadLength: Int64?
 
     init(
-        sending urlRequest: URLRequest, file: FileBody?, on transport: URLSessionTransport, limit: Int?,
+        sending urlRequest: URLRequest, ownedBody: OwnedBody?, on transport: URLSessionTransport, limit: Int?,
         delegate: TransportDelegate, delivery: Delivery, spillSettings: SpillFile.Settings = .default,
         uploadProgress: TransferProgressHandler? = nil, uploadLength: Int? = nil
     ) {
         self.transport = transport
         self.urlRequest = urlRequest
-        self.file = file
+        self.ownedBody = ownedBody
         self.limit = limit
         self.spillSettings = spillSettings
         self.delegate = delegate
@@ -165,7 +166,7 @@ final class URLSessionExchange: SessionTask {
     private func start() {
         delegate.control { [self] in
             guard state.withLock({ $0.ending == nil }) else { return }
-            guard let task = transport.task(for: urlRequest, file: file) else {
+            guard let task = transport.task(for: urlRequest, ownedBody: ownedBody) else {
                 end(with: .failure(NetworkError.invalidated))?.resume(with: NetworkError.invalidated)
                 return
             }

@@ -174,42 +174,61 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
         for urlRequest: URLRequest, body: TransportRequestBody?, limit: Int?, delivery: URLSessionExchange.Delivery,
         uploadProgress: TransferProgressHandler? = nil, uploadLength: Int? = nil
     ) -> URLSessionExchange {
-        let file: URLSessionExchange.FileBody? =
-            if case .file(let url)? = body?.source { Self.fileBody(url, length: body?.length) } else { nil }
+        let ownedBody: URLSessionExchange.OwnedBody? =
+            switch body?.source {
+            case nil: nil
+            case .file(let url)?: Self.fileBody(url, length: body?.length)
+            case .bytes?, .stream?: Self.bytesBody(of: urlRequest)
+            }
         return URLSessionExchange(
-            sending: urlRequest, file: file, on: self, limit: limit, delegate: delegate,
+            sending: urlRequest, ownedBody: ownedBody, on: self, limit: limit, delegate: delegate,
             delivery: delivery, spillSettings: spillSettings, uploadProgress: uploadProgress,
             uploadLength: uploadLength)
     }
 
     /// The file body at `url`, `length` bytes long, as the session sends it.
-    private static func fileBody(_ url: URL, length: Int?) -> URLSessionExchange.FileBody {
+    private static func fileBody(_ url: URL, length: Int?) -> URLSessionExchange.OwnedBody {
         #if canImport(FoundationNetworking)
             // A file body's length is its size, read when the body was made.
-            FileRequestBody(url: url, length: length ?? 0)
+            OwnedRequestBody(file: url, length: length ?? 0)
         #else
             url
         #endif
     }
 
-    /// The session's task for `urlRequest`, or `nil` once the transport is invalidated. A `file`
-    /// body, which the request was built without (`readsFileItself`), goes out with its
-    /// `Content-Length` on every platform, where a plain `URLSession` on Linux sends a body read
-    /// from a stream chunked, and many upload endpoints (S3's pre-signed PUTs among them) answer
-    /// that with 411: on Apple platforms an upload task reads the file; on Linux the library reads
-    /// it itself (see ``FileRequestBody``), for FoundationNetworking's own reader can stop the
-    /// process when its upload is cancelled, and sends a file that changed size as it finds it.
-    func task(for urlRequest: URLRequest, file: URLSessionExchange.FileBody?) -> URLSessionDataTask? {
+    /// The bytes `urlRequest` carries (a data body, or a stream gathered into one), as the session
+    /// sends them: on Linux from a stream of the library's own, which libcurl can have again when
+    /// it sends the request on a fresh connection (see ``OwnedRequestBody``); elsewhere as they
+    /// are, `nil`.
+    private static func bytesBody(of urlRequest: URLRequest) -> URLSessionExchange.OwnedBody? {
+        #if canImport(FoundationNetworking)
+            guard let data = urlRequest.httpBody, !data.isEmpty else { return nil }
+            return OwnedRequestBody(bytes: data)
+        #else
+            nil
+        #endif
+    }
+
+    /// The session's task for `urlRequest`, or `nil` once the transport is invalidated. An owned
+    /// body goes out with its `Content-Length` on every platform, where a plain `URLSession` on
+    /// Linux sends a body read from a stream chunked, and many upload endpoints (S3's pre-signed
+    /// PUTs among them) answer that with 411. A file body, which the request was built without
+    /// (`readsFileItself`), is read on Apple platforms by an upload task; on Linux the library
+    /// reads it itself (see ``OwnedRequestBody``), for FoundationNetworking's own reader can stop
+    /// the process when its upload is cancelled, and sends a file that changed size as it finds
+    /// it; and there a data body goes out from a stream of the library's too, which libcurl can
+    /// have again when it sends the request on a fresh connection.
+    func task(for urlRequest: URLRequest, ownedBody: URLSessionExchange.OwnedBody?) -> URLSessionDataTask? {
         // Made under the same lock that `invalidate()` takes, so a task is either made before the
         // session is invalidated or not at all: making one in an invalidated session stops the
         // process on Linux.
         invalidated.withLock { invalidated -> URLSessionDataTask? in
             guard !invalidated else { return nil }
-            guard let file else { return session.dataTask(with: urlRequest) }
+            guard let ownedBody else { return session.dataTask(with: urlRequest) }
             #if canImport(FoundationNetworking)
-                return session.dataTask(with: file.attached(to: urlRequest))
+                return session.dataTask(with: ownedBody.attached(to: urlRequest))
             #else
-                return session.uploadTask(with: urlRequest, fromFile: file)
+                return session.uploadTask(with: urlRequest, fromFile: ownedBody)
             #endif
         }
     }

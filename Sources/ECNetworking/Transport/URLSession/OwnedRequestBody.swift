@@ -8,8 +8,9 @@
         import Musl
     #endif
 
-    /// A file request body as ``URLSessionTransport`` sends it on Linux: read by the library
-    /// itself, through an `InputStream` it gives the session, with its `Content-Length`.
+    /// A request body as ``URLSessionTransport`` sends it on Linux: a file's or the bytes of a
+    /// data body (a gathered stream's included), given to the session by the library itself,
+    /// through an `InputStream` of its own, with its `Content-Length`.
     ///
     /// Not an upload task's file, which FoundationNetworking reads itself (`_BodyFileSource`): that
     /// reader pauses libcurl while it waits for the disk and resumes it from a dispatch handler
@@ -21,24 +22,44 @@
     /// exactly `length` bytes, and stops the transfer the moment the file's size is no longer
     /// `length`, with the error the send then ends with (``failure``).
     ///
+    /// Nor a data body (`httpBody`), which FoundationNetworking cannot send again: when libcurl sends
+    /// the request again on a fresh connection (the kept-alive one it reused closed before a byte of
+    /// the answer), the rewind of such a body does nothing, the head goes out again without its body,
+    /// and the send waits for its deadline. A body of the library's own is asked for again from the
+    /// session's delegate (``resentBody(method:)``).
+    ///
     /// FoundationNetworking sends a body read from a stream chunked (it gives libcurl no length:
     /// `set(requestBodyLength: .unknown)` in `HTTPURLProtocol.swift`), which S3's pre-signed PUTs
     /// and other upload endpoints refuse with 411. libcurl chunks such a body only when the request
     /// names no `Transfer-Encoding` of its own (`Curl_checkheaders` in `http.c`, the same from 7.x to
     /// 8.x); a blank value is one libcurl never sends (`Curl_add_custom_headers` skips a header with
-    /// nothing after its colon). So the request carries `Transfer-Encoding` blank and the file's
+    /// nothing after its colon). So the request carries `Transfer-Encoding` blank and the body's
     /// `Content-Length`: libcurl sends the head as given and the stream's bytes as they are, up to
     /// its end.
-    final class FileRequestBody: Sendable {
-        /// The file.
-        let url: URL
-        /// The file's size when the request was made, sent as `Content-Length`.
+    final class OwnedRequestBody: Sendable {
+        /// Where the bytes come from.
+        enum Source {
+            /// The file at the URL, read a chunk at a time.
+            case file(URL)
+            /// Bytes in memory.
+            case bytes(Data)
+        }
+
+        let source: Source
+        /// The body's length, sent as `Content-Length`: a file's size when the request was made.
         let length: Int
         private let stopped = InlineLockedState<NetworkError?>(nil)
 
-        init(url: URL, length: Int) {
-            self.url = url
+        /// The file at `url`, `length` bytes long.
+        init(file url: URL, length: Int) {
+            source = .file(url)
             self.length = length
+        }
+
+        /// `data`, in memory.
+        init(bytes data: Data) {
+            source = .bytes(data)
+            length = data.count
         }
 
         /// Why the body was stopped (the file changed size or could not be read), once it was: the
@@ -54,6 +75,7 @@
         /// `request` sending this body, from a stream of its own.
         func attached(to request: URLRequest) -> URLRequest {
             var request = request
+            request.httpBody = nil
             request.httpBodyStream = makeStream()
             // The length read when the request was made, whatever a header said: the stream gives
             // out exactly that many bytes.
@@ -63,14 +85,17 @@
             return request
         }
 
-        /// A stream of the file from its start.
+        /// A stream of the body from its start.
         func makeStream() -> InputStream {
-            FileBodyStream(self)
+            switch source {
+            case .file(let url): FileBodyStream(self, file: url)
+            case .bytes(let data): DataBodyStream(self, data: data)
+            }
         }
 
         /// The body for libcurl sending the request again on a fresh connection, after the one it
         /// reused closed before a byte of the answer (it asks the session's delegate for a new
-        /// stream, see ``TransportDelegate``): the file from its start for an idempotent method.
+        /// stream, see ``TransportDelegate``): the body from its start for an idempotent method.
         /// Any other may have reached the server, which a second copy could act on twice, so its
         /// body stops the transfer at once, as a lost connection the request may have gone out
         /// on, as `AsyncHTTPClientTransport` reports it; libcurl has by then sent the head again,
@@ -81,7 +106,8 @@
         }
     }
 
-    /// The stream of a ``FileRequestBody``: `length` bytes of the file, or an error.
+    /// The stream of an ``OwnedRequestBody`` read from a file: `length` bytes of the file, or an
+    /// error.
     ///
     /// FoundationNetworking opens it and reads it on its own queue, in libcurl's read callback,
     /// one chunk (at most libcurl's 64 KiB upload buffer) at a time: memory stays flat whatever
@@ -89,13 +115,15 @@
     /// an async sequence, which would have to block that queue (see `URLRequest.sending`). The
     /// file is opened without blocking, so a FIFO swapped in for it cannot hold the queue.
     private final class FileBodyStream: InputStream {
-        private let body: FileRequestBody
+        private let body: OwnedRequestBody
+        private let url: URL
         private var descriptor: Int32 = -1
         private var sent = 0
         private var status = Stream.Status.notOpen
 
-        init(_ body: FileRequestBody) {
+        init(_ body: OwnedRequestBody, file url: URL) {
             self.body = body
+            self.url = url
             // Any designated initializer: every method that reads the bytes is overridden.
             super.init(data: Data())
         }
@@ -113,10 +141,10 @@
                 status = .error
                 return
             }
-            descriptor = openForReading(body.url.path)
+            descriptor = openForReading(url.path)
             var info = stat()
             guard descriptor >= 0, fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-                fail(with: .invalidRequest(reason: "the body file \"\(body.url.lastPathComponent)\" could not be read"))
+                fail(with: .invalidRequest(reason: "the body file \"\(url.lastPathComponent)\" could not be read"))
                 return
             }
             status = .open
@@ -176,14 +204,14 @@
         }
 
         private func failRead() -> Int {
-            fail(with: .invalidRequest(reason: "the body file \"\(body.url.lastPathComponent)\" could not be read"))
+            fail(with: .invalidRequest(reason: "the body file \"\(url.lastPathComponent)\" could not be read"))
             return -1
         }
 
         private func failChangedSize() -> Int {
             fail(
                 with: .invalidRequest(
-                    reason: "the body file \"\(body.url.lastPathComponent)\" changed size while it was sent"))
+                    reason: "the body file \"\(url.lastPathComponent)\" changed size while it was sent"))
             return -1
         }
 
@@ -196,6 +224,65 @@
         private func closeFile() {
             if descriptor >= 0 { closeDescriptor(descriptor) }
             descriptor = -1
+        }
+    }
+
+    /// The stream of an ``OwnedRequestBody`` in memory: its bytes, a chunk at a time.
+    private final class DataBodyStream: InputStream {
+        private let body: OwnedRequestBody
+        private let data: Data
+        private var sent = 0
+        private var status = Stream.Status.notOpen
+
+        init(_ body: OwnedRequestBody, data: Data) {
+            self.body = body
+            self.data = data
+            // Any designated initializer: every method that reads the bytes is overridden.
+            super.init(data: Data())
+        }
+
+        override func open() {
+            // Opened once, as a file's stream is; a body already stopped gives nothing more.
+            guard status == .notOpen else { return }
+            status = body.failure == nil ? .open : .error
+        }
+
+        override func close() {
+            status = .closed
+        }
+
+        /// As a file's stream: a stream that failed says so from ``read(_:maxLength:)``.
+        override var hasBytesAvailable: Bool {
+            status == .open || status == .error
+        }
+
+        override var streamStatus: Stream.Status {
+            status
+        }
+
+        override var streamError: (any Error)? {
+            body.failure
+        }
+
+        override func getBuffer(
+            _ buffer: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, length len: UnsafeMutablePointer<Int>
+        ) -> Bool {
+            false
+        }
+
+        /// Up to `len` of the bytes still to send; 0 once all have gone; -1, which stops the
+        /// transfer, once the body was stopped.
+        override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength len: Int) -> Int {
+            guard status == .open else { return status == .atEnd ? 0 : -1 }
+            let count = min(len, data.count - sent)
+            guard count > 0 else {
+                status = .atEnd
+                return 0
+            }
+            let start = data.index(data.startIndex, offsetBy: sent)
+            data.copyBytes(to: buffer, from: start..<data.index(start, offsetBy: count))
+            sent += count
+            return count
         }
     }
 
