@@ -70,7 +70,7 @@ final class ActionDeadline<Value: Sendable>: DeadlineTarget {
         }
         if !stored {
             DeadlineScheduler.shared.cancel(token)
-            work.cancel()
+            Self.cancel(work)
         }
     }
 
@@ -82,7 +82,16 @@ final class ActionDeadline<Value: Sendable>: DeadlineTarget {
     private func finish(_ result: Result<Value, any Error>) {
         guard let ending = state.withLock({ $0.finish(result) }) else { return }
         if let token = ending.resources.token { DeadlineScheduler.shared.cancel(token) }
-        if case .failure = result { ending.resources.work?.cancel() }
+        if case .failure = result, let work = ending.resources.work { Self.cancel(work) }
         ending.waiter?.resume(with: result)
+    }
+
+    /// Cancels the action's task, whose cancellation handlers run here and now, outside the send:
+    /// this may be the cancelled send's own task (a cancellation that came before the task was
+    /// stored, or before the wait's handler was), and a handler's `Task {}` would then inherit the
+    /// send and be cancelled with it, where one run on the canceller's thread starts a send of its
+    /// own.
+    private static func cancel(_ work: Task<Void, Never>) {
+        SendCancellation.$current.withValue(nil) { work.cancel() }
     }
 }
