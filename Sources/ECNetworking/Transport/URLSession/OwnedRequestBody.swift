@@ -106,52 +106,42 @@
         }
     }
 
-    /// The stream of an ``OwnedRequestBody`` read from a file: `length` bytes of the file, or an
-    /// error.
-    ///
-    /// FoundationNetworking opens it and reads it on its own queue, in libcurl's read callback,
-    /// one chunk (at most libcurl's 64 KiB upload buffer) at a time: memory stays flat whatever
-    /// the file's size. A local file's read does not wait on anything but the disk, unlike a stream fed from
-    /// an async sequence, which would have to block that queue (see `URLRequest.sending`). The
-    /// file is opened without blocking, so a FIFO swapped in for it cannot hold the queue.
-    private final class FileBodyStream: InputStream {
-        private let body: OwnedRequestBody
-        private let url: URL
-        private var descriptor: Int32 = -1
-        private var sent = 0
+    /// The stream of an ``OwnedRequestBody``, as FoundationNetworking reads it: opened once, read
+    /// on its own queue in libcurl's read callback, one chunk (at most libcurl's 64 KiB upload
+    /// buffer) at a time, so memory stays flat whatever the body's size. A subclass says where the
+    /// bytes come from (``begin()``, ``next(into:upTo:)``, ``end()``).
+    private class OwnedBodyStream: InputStream {
+        let body: OwnedRequestBody
+        /// How many bytes have gone.
+        var sent = 0
         private var status = Stream.Status.notOpen
 
-        init(_ body: OwnedRequestBody, file url: URL) {
+        init(_ body: OwnedRequestBody) {
             self.body = body
-            self.url = url
             // Any designated initializer: every method that reads the bytes is overridden.
             super.init(data: Data())
         }
 
-        deinit {
-            closeFile()
-        }
+        /// Gets the bytes ready; `false`, with the body stopped, when they cannot be read.
+        func begin() -> Bool { true }
+
+        /// Up to `count` of the bytes still to send, into `buffer` (0 when `count` is 0, at their
+        /// end); -1, with the body stopped, when they cannot be read.
+        func next(into buffer: UnsafeMutablePointer<UInt8>, upTo count: Int) -> Int { 0 }
+
+        /// Lets go of what ``begin()`` took.
+        func end() {}
 
         override func open() {
             // Opened once: FoundationNetworking opens a stream it was handed back for a rewind
-            // twice (once to seek, once for its body source).
+            // twice (once to seek, once for its body source). A body already stopped gives
+            // nothing more: read says so.
             guard status == .notOpen else { return }
-            // A body already stopped gives nothing more: read says so.
-            guard body.failure == nil else {
-                status = .error
-                return
-            }
-            descriptor = openForReading(url.path)
-            var info = stat()
-            guard descriptor >= 0, fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
-                fail(with: .invalidRequest(reason: "the body file \"\(url.lastPathComponent)\" could not be read"))
-                return
-            }
-            status = .open
+            status = body.failure == nil && begin() ? .open : .error
         }
 
         override func close() {
-            closeFile()
+            end()
             status = .closed
         }
 
@@ -177,111 +167,90 @@
         }
 
         /// Up to `len` of the bytes still to send; 0 once `length` have gone; -1, which stops the
-        /// transfer, for a file that could not be read or whose size is no longer `length`:
-        /// checked before every read, so a file that grows or shrinks stops the body at once, and
-        /// never sends a byte past `length`.
-        override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength len: Int) -> Int {
-            guard status == .open else { return status == .atEnd ? 0 : -1 }
-            var info = stat()
-            guard fstat(descriptor, &info) == 0 else { return failRead() }
-            guard Int(info.st_size) == body.length else { return failChangedSize() }
-            let remaining = body.length - sent
-            guard remaining > 0 else {
-                status = .atEnd
-                closeFile()
-                return 0
-            }
-            while true {
-                let count = readFile(descriptor, into: buffer, upTo: min(len, remaining))
-                if count > 0 {
-                    sent += count
-                    return count
-                }
-                // The file ended before `length`: it shrank after the size was read.
-                if count == 0 { return failChangedSize() }
-                if errno != EINTR { return failRead() }
-            }
-        }
-
-        private func failRead() -> Int {
-            fail(with: .invalidRequest(reason: "the body file \"\(url.lastPathComponent)\" could not be read"))
-            return -1
-        }
-
-        private func failChangedSize() -> Int {
-            fail(
-                with: .invalidRequest(
-                    reason: "the body file \"\(url.lastPathComponent)\" changed size while it was sent"))
-            return -1
-        }
-
-        private func fail(with error: NetworkError) {
-            body.stop(with: error)
-            status = .error
-            closeFile()
-        }
-
-        private func closeFile() {
-            if descriptor >= 0 { closeDescriptor(descriptor) }
-            descriptor = -1
-        }
-    }
-
-    /// The stream of an ``OwnedRequestBody`` in memory: its bytes, a chunk at a time.
-    private final class DataBodyStream: InputStream {
-        private let body: OwnedRequestBody
-        private let data: Data
-        private var sent = 0
-        private var status = Stream.Status.notOpen
-
-        init(_ body: OwnedRequestBody, data: Data) {
-            self.body = body
-            self.data = data
-            // Any designated initializer: every method that reads the bytes is overridden.
-            super.init(data: Data())
-        }
-
-        override func open() {
-            // Opened once, as a file's stream is; a body already stopped gives nothing more.
-            guard status == .notOpen else { return }
-            status = body.failure == nil ? .open : .error
-        }
-
-        override func close() {
-            status = .closed
-        }
-
-        /// As a file's stream: a stream that failed says so from ``read(_:maxLength:)``.
-        override var hasBytesAvailable: Bool {
-            status == .open || status == .error
-        }
-
-        override var streamStatus: Stream.Status {
-            status
-        }
-
-        override var streamError: (any Error)? {
-            body.failure
-        }
-
-        override func getBuffer(
-            _ buffer: UnsafeMutablePointer<UnsafeMutablePointer<UInt8>?>, length len: UnsafeMutablePointer<Int>
-        ) -> Bool {
-            false
-        }
-
-        /// Up to `len` of the bytes still to send; 0 once all have gone; -1, which stops the
         /// transfer, once the body was stopped.
         override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength len: Int) -> Int {
             guard status == .open else { return status == .atEnd ? 0 : -1 }
-            let count = min(len, data.count - sent)
-            guard count > 0 else {
-                status = .atEnd
-                return 0
+            // Asked at the end too, so that a file that changed size just then still fails.
+            let count = next(into: buffer, upTo: min(len, body.length - sent))
+            if count > 0 {
+                sent += count
+            } else {
+                status = count == 0 ? .atEnd : .error
+                end()
             }
+            return count
+        }
+    }
+
+    /// A file's bytes: exactly `length` of them, or an error. The file's size is checked before
+    /// every read, so a file that grows or shrinks stops the body at once, and never a byte past
+    /// `length` goes out. A local file's read does not wait on anything but the disk, unlike a
+    /// stream fed from an async sequence, which would have to block the session's queue (see
+    /// `URLRequest.sending`); the file is opened without blocking, so a FIFO swapped in for it
+    /// cannot hold that queue.
+    private final class FileBodyStream: OwnedBodyStream {
+        private let url: URL
+        private var descriptor: Int32 = -1
+
+        init(_ body: OwnedRequestBody, file url: URL) {
+            self.url = url
+            super.init(body)
+        }
+
+        deinit {
+            end()
+        }
+
+        override func begin() -> Bool {
+            descriptor = openForReading(url.path)
+            var info = stat()
+            guard descriptor >= 0, fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+                _ = fail(because: "could not be read")
+                return false
+            }
+            return true
+        }
+
+        override func next(into buffer: UnsafeMutablePointer<UInt8>, upTo count: Int) -> Int {
+            var info = stat()
+            guard fstat(descriptor, &info) == 0 else { return fail(because: "could not be read") }
+            guard Int(info.st_size) == body.length else { return fail(because: "changed size while it was sent") }
+            guard count > 0 else { return 0 }
+            while true {
+                let read = readFile(descriptor, into: buffer, upTo: count)
+                if read > 0 { return read }
+                // The file ended before `length`: it shrank after the size was read.
+                if read == 0 { return fail(because: "changed size while it was sent") }
+                if errno != EINTR { return fail(because: "could not be read") }
+            }
+        }
+
+        override func end() {
+            if descriptor >= 0 { closeDescriptor(descriptor) }
+            descriptor = -1
+        }
+
+        /// Stops the body with an error saying the file `problem`; returns -1, which stops the
+        /// transfer.
+        private func fail(because problem: String) -> Int {
+            body.stop(with: .invalidRequest(reason: "the body file \"\(url.lastPathComponent)\" \(problem)"))
+            end()
+            return -1
+        }
+    }
+
+    /// Bytes in memory, a chunk at a time.
+    private final class DataBodyStream: OwnedBodyStream {
+        private let data: Data
+
+        init(_ body: OwnedRequestBody, data: Data) {
+            self.data = data
+            super.init(body)
+        }
+
+        override func next(into buffer: UnsafeMutablePointer<UInt8>, upTo count: Int) -> Int {
             let start = data.index(data.startIndex, offsetBy: sent)
             data.copyBytes(to: buffer, from: start..<data.index(start, offsetBy: count))
-            sent += count
             return count
         }
     }
