@@ -36,7 +36,7 @@ struct KeptAliveResendTests {
     }
 
     @Test(
-        "a PUT is sent whole again on a fresh connection; a POST, which the server may have acted on, fails at once as maybe sent",
+        "a PUT is sent whole again on a fresh connection (but a one-shot stream, which fails at once); a POST, which the server may have acted on, fails at once as maybe sent",
         arguments: [HTTPMethod.put, .post], Body.allCases)
     func sentAgainOnlyWhenIdempotent(_ method: HTTPMethod, _ body: Body) async throws {
         for kind in TransportKind.allCases {
@@ -78,13 +78,17 @@ struct KeptAliveResendTests {
         #expect(uploaded.allSatisfy { $0.header("Content-Length") == String(contents.count) })
         #expect(uploaded.allSatisfy { $0.header("Transfer-Encoding") == nil })
         #expect(uploaded.allSatisfy { $0.body == contents }, "\(uploaded.map(\.body.count))")
-        switch (method, result) {
-        case (.put, .success(let response)):
+        // A one-shot stream that went out as it was read (over async-http-client; URLSession
+        // gathers it first) cannot go out twice: its PUT fails as a POST does.
+        let sendsAgain = method == .put && (body != .stream || kind.usesURLSession)
+        switch (sendsAgain, result) {
+        case (true, .success(let response)):
             #expect(response.statusCode == 200)
             #expect(uploaded.count == 2, "\(method) of a \(body) body over \(kind)")
-        case (.post, .failure(let error)):
+        case (false, .failure(let error)):
             #expect(error.transportCode == .networkConnectionLost, "\(error)")
-            #expect(error.requestMayHaveBeenSent, "\(method) of a \(body) body over \(kind)")
+            // Said of a method that is not idempotent, the one a caller must not simply send again.
+            #expect(error.requestMayHaveBeenSent == (method == .post), "\(method) of a \(body) body over \(kind)")
             #expect(uploaded.count == 1, "\(method) of a \(body) body over \(kind)")
         default:
             Issue.record("\(method) of a \(body) body over \(kind) ended with \(result)")
