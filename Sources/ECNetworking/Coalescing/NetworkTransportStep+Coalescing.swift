@@ -38,7 +38,7 @@ extension NetworkTransportStep {
                 switch turn {
                 case .lead:
                     // A send cancelled before it leads never puts the call on the wire.
-                    if SendCancellation.isCancelled { throw NetworkError.cancelled }
+                    try SendCancellation.checkCancellation()
                     if let admission = network.admission { try await admission.acquire(priority: priority) }
                     guard call.start(member, holding: network.admission) else {
                         // It left (its task was cancelled) while taking the slot; another member leads now.

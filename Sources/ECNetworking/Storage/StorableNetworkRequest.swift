@@ -139,10 +139,10 @@ package struct StorableNetworkRequest: Sendable {
         fetch: (StoredResponse?) async throws -> StoredValue<Value>
     ) async throws -> StoredValue<Value> {
         var stored = await storedResponse(in: storage)
-        try StorageSend.checkCancellation()
+        try SendCancellation.checkCancellation()
         if policy == .storedIfFresh, let fresh = stored, fresh.age() < maximumAge {
             if let value = await decodeStored(fresh, in: storage, with: decode) {
-                try StorageSend.checkCancellation()
+                try SendCancellation.checkCancellation()
                 logStored(value, "fresh")
                 return value
             }
@@ -155,7 +155,7 @@ package struct StorableNetworkRequest: Sendable {
             guard policy == .networkFallingBackToStored, StoragePolicy.isUnavailability(error), let stored,
                 let value = await decodeStored(stored, in: storage, with: decode)
             else { throw error }
-            try StorageSend.checkCancellation()
+            try SendCancellation.checkCancellation()
             logStored(value, "the network failed")
             return value
         }
@@ -182,7 +182,7 @@ package struct StorableNetworkRequest: Sendable {
                 try await StorageSend.run(requestType, in: registry) { send in
                     let built = try await build()
                     var stored = await built.storedResponse(in: storage)
-                    try StorageSend.checkCancellation()
+                    try SendCancellation.checkCancellation()
                     if let entry = stored {
                         if let value = await built.decodeStored(entry, in: storage, with: decode) {
                             logStored(built.request, value, "until the network answers")

@@ -25,11 +25,4 @@ package enum StorageSend {
             throw NetworkError.cancelled
         }
     }
-
-    /// Throws ``NetworkError/cancelled`` when the calling task or its storage send is cancelled:
-    /// checked after each wait the library cannot interrupt (the store's reads, a partitioning
-    /// action), so that a cancelled send does not go on to answer from the store.
-    package static func checkCancellation() throws {
-        if SendCancellation.isCancelled { throw NetworkError.cancelled }
-    }
 }

@@ -146,6 +146,12 @@ extension SendCancellation {
         Task.isCancelled || current?.isCancelled == true
     }
 
+    /// Throws ``NetworkError/cancelled`` when the calling task or its send is cancelled: checked
+    /// after a wait the library cannot interrupt (a store's read, a joined call's end).
+    package static func checkCancellation() throws {
+        if isCancelled { throw NetworkError.cancelled }
+    }
+
     /// Runs `operation`, calling `onCancel` when the calling task or its send is cancelled, as
     /// `withTaskCancellationHandler` does for the task: at once when the send is already cancelled.
     /// `onCancel` must be safe to call late, just after `operation` ended. `operation` must check
