@@ -53,8 +53,10 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         /// the client goes away or the server stops: an error page that never ends. One chunk a
         /// millisecond: at loopback speed, FoundationNetworking (which cannot pause a transfer)
         /// would queue bytes for its delegate faster than it hands them over, and starve every
-        /// other request of the test process.
-        case endless(status: Int, headers: [String: String] = [:], chunk: Data)
+        /// other request of the test process. With a `gate`, one chunk goes out, then the rest
+        /// waits until the gate is signalled (or 30 s), so a test can read the first part before
+        /// the flood starts, however slow the machine.
+        case endless(status: Int, headers: [String: String] = [:], chunk: Data, gate: DispatchSemaphore? = nil)
         /// `bytes` written as they are, then the connection reset (a TCP RST, not an orderly
         /// close), as a server that crashes mid-response does.
         case reset(Data)
@@ -142,7 +144,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             _ = gate?.wait(timeout: .now() + 30)
             _ = write(rest, to: connection)
             return false
-        case .endless(let status, let headers, let chunk):
+        case .endless(let status, let headers, let chunk, let gate):
             let headers = headers.merging(["Transfer-Encoding": "chunked"]) { _, chunked in chunked }
             guard write(head(status: status, headers: headers), to: connection) else {
                 return false
@@ -150,6 +152,10 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             var frame = Data("\(String(chunk.count, radix: 16))\r\n".utf8)
             frame.append(chunk)
             frame.append(Data("\r\n".utf8))
+            if let gate {
+                guard write(frame, to: connection) else { return false }
+                _ = gate.wait(timeout: .now() + 30)
+            }
             while write(frame, to: connection) { usleep(1_000) }
             return false
         case .silence:
