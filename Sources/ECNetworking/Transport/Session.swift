@@ -37,12 +37,28 @@ extension URLSession: Session {
     /// (`data(for:)` is missing on older FoundationNetworking). On Linux the task is made, started
     /// and cancelled on a dispatch queue, never on the calling thread, because FoundationNetworking
     /// makes those calls wait for a queue a transfer can hold for seconds.
+    ///
+    /// On Linux a file body a network hands over goes out with its `Content-Length`, not chunked
+    /// (as FoundationNetworking sends any other stream), and a file that changes size while it is
+    /// sent fails the task with ``NetworkError/invalidRequest(reason:)``, nothing past its length
+    /// on the wire.
     public func dataTask(
         for request: URLRequest,
         completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
     ) -> any SessionTask {
         #if canImport(FoundationNetworking)
-            URLSessionTaskStarter(session: self, request: request, completion: completion)
+            guard let body = OwnedRequestBody.owner(of: request.httpBodyStream) else {
+                return URLSessionTaskStarter(session: self, request: request, completion: completion)
+            }
+            // The body's own length and a blank `Transfer-Encoding`, as `URLSessionTransport` sends
+            // it (see `OwnedRequestBody`); a body the library stopped says why.
+            return URLSessionTaskStarter(session: self, request: body.attached(to: request)) { data, response, error in
+                if let failure = body.failure {
+                    completion(nil, nil, failure)
+                } else {
+                    completion(data, response, error)
+                }
+            }
         #else
             dataTask(with: request, completionHandler: completion)
         #endif

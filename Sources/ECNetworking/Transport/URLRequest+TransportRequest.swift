@@ -63,11 +63,7 @@ extension URLRequest {
             // The transport attaches the file itself; a `Session`, which has only data tasks, gets
             // it as a stream.
             if !readsFileItself {
-                guard let stream = InputStream(url: url) else {
-                    throw NetworkError.invalidRequest(
-                        reason: "the body file \"\(url.lastPathComponent)\" could not be read")
-                }
-                httpBodyStream = stream
+                httpBodyStream = try Self.fileStream(url, length: request.body?.length)
             }
             if Self.sendsStreamedBodiesChunked && !readsFileItself {
                 // FoundationNetworking sends any body read from a stream chunked, whatever the
@@ -78,6 +74,20 @@ extension URLRequest {
                 setValue(String(length), forHTTPHeaderField: "Content-Length")
             }
         }
+    }
+
+    /// A stream of the file at `url` for a `Session`, which has only data tasks. On Linux, one of
+    /// the library's (see `OwnedRequestBody`): a `URLSession` passed in then sends the file with its
+    /// `Content-Length` rather than chunked, and a file that changes size fails the send (see
+    /// `URLSession.dataTask(for:completion:)`); any other session reads it as a plain stream.
+    private static func fileStream(_ url: URL, length: Int?) throws -> InputStream {
+        guard let stream = InputStream(url: url) else {
+            throw NetworkError.invalidRequest(reason: "the body file \"\(url.lastPathComponent)\" could not be read")
+        }
+        #if canImport(FoundationNetworking)
+            if let length { return OwnedRequestBody(file: url, length: length).makeStream() }
+        #endif
+        return stream
     }
 
     /// Whether this platform's `URLSession` sends a body read from a stream chunked, whatever the

@@ -100,6 +100,11 @@
         /// body stops the transfer at once, as a lost connection the request may have gone out
         /// on, as `AsyncHTTPClientTransport` reports it; libcurl has by then sent the head again,
         /// but never the body after it.
+        /// The body whose stream `stream` is, when it is one of these bodies' streams.
+        static func owner(of stream: InputStream?) -> OwnedRequestBody? {
+            (stream as? OwnedBodyStream)?.body
+        }
+
         func resentBody(method: HTTPMethod) -> InputStream {
             if !method.isIdempotent { stop(with: .transport(URLError(.networkConnectionLost))) }
             return makeStream()
