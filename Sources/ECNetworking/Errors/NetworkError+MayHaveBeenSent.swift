@@ -31,7 +31,7 @@ extension NetworkError {
     }
 
     /// The key of ``requestMayHaveBeenSent`` in a `URLError`'s user info.
-    private static let mayHaveBeenSentKey = "ECNetworkingRequestMayHaveBeenSent"
+    static let mayHaveBeenSentKey = "ECNetworkingRequestMayHaveBeenSent"
 
     /// `error`, or, when it is a lost connection before any answer to a request whose method is
     /// not idempotent, the same error saying the request may have been sent.

@@ -141,13 +141,15 @@ public enum NetworkError: Error, Sendable {
 extension NetworkError {
     /// Maps what the transport or a task threw to the error a caller sees: every form of
     /// cancellation (`CancellationError`, `URLError.cancelled`) becomes ``cancelled``, a `URLError`
-    /// becomes ``transport(_:)``, and anything else passes through unchanged.
+    /// becomes ``transport(_:)`` with of its user info only what holds no secret
+    /// (`URLError.withoutSecrets(_:)`), and anything else passes through unchanged.
     static func normalize(_ error: any Error) -> any Error {
         switch error {
         case is CancellationError:
             return NetworkError.cancelled
         case let urlError as URLError:
-            return urlError.code == .cancelled ? NetworkError.cancelled : NetworkError.transport(urlError)
+            return urlError.code == .cancelled
+                ? NetworkError.cancelled : NetworkError.transport(urlError.withoutSecrets())
         default:
             return error
         }

@@ -13,7 +13,7 @@ extension Redaction {
     /// What descriptions, which have no configuration at hand, redact: ``SensitiveData/default``
     /// plus every name added to the ``NetworkConfiguration/sensitiveData`` of a network created in
     /// this process. It only grows, so a name one network drops from its list stays hidden here.
-    static var forDescriptions: Redaction {
+    package static var forDescriptions: Redaction {
         descriptionNames.withLock { $0.redaction }
     }
 

@@ -54,10 +54,9 @@ extension Redaction {
         }
     }
 
-    /// The same code, keeping of its user info only the failing URL, redacted: the rest (the
-    /// session's task, the underlying error) may hold the URL as it was.
+    /// The same code, with the failing URL redacted by this configuration's names (see
+    /// `URLError.withoutSecrets(_:)`).
     private func urlError(_ error: URLError) -> URLError {
-        guard let shown = error.failingURL.flatMap(redactedURL) else { return URLError(error.code) }
-        return URLError(error.code, userInfo: [NSURLErrorFailingURLErrorKey: shown])
+        error.withoutSecrets(self)
     }
 }

@@ -32,7 +32,7 @@ package final class Redaction: Sendable {
     /// other with each URL in it redacted as ``urlText(_:placeholder:)`` does, since a `Location`,
     /// `Content-Location`, `Link`, `Refresh` or `Referer` (or a header of an API's own) can carry a
     /// pre-signed URL's signature, a token parameter or userinfo.
-    func headerValue(name: String, value: String) -> String {
+    package func headerValue(name: String, value: String) -> String {
         headers.matches(name) ? Self.placeholder : urlsRedacted(inHeaderValue: value)
     }
 

@@ -36,6 +36,8 @@ package struct StageRunner: Sendable {
     /// Creates a runner whose actions are `actions`, as they are when each attempt begins; it
     /// logs nothing, whatever the configuration says (a test double has no wire to log).
     package init(configuration: NetworkConfiguration, actions: ActionRegistry) {
+        // A test double's configuration names what its descriptions hide, as a network's does.
+        Redaction.registerForDescriptions(configuration.sensitiveData)
         self.init(
             configuration: configuration, actions: actions, redaction: Redaction(configuration.sensitiveData),
             logs: false)

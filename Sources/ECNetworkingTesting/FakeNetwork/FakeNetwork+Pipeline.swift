@@ -89,7 +89,9 @@ extension FakeNetwork {
     func answer(_ request: NetworkRequest) async throws -> NetworkResponse {
         guard let stub = state.withLock({ $0.networkRequestStub }) else {
             let url = (try? request.urlWithQuery()) ?? request.url
-            throw FakeNetworkError.noNetworkRequestStub(method: request.method.rawValue, url: url.absoluteString)
+            // Named as every description names a request: a token in its query stays out of logs.
+            throw FakeNetworkError.noNetworkRequestStub(
+                method: request.method.rawValue, url: Redaction.forDescriptions.url(url))
         }
         try await wait(stub.delay)
         return try stub.answer(request)

@@ -5,7 +5,8 @@ import Foundation
 public enum FakeNetworkError: Error, Sendable, Equatable, CustomStringConvertible, LocalizedError {
     /// No stub was added for this request type; the name is the type's, such as `"ListUsersRequest"`.
     case noStub(requestType: String)
-    /// A raw `NetworkRequest` was sent but no raw stub was added; carries the method and URL.
+    /// A raw `NetworkRequest` was sent but no raw stub was added; carries the method and URL,
+    /// with token parameters and userinfo redacted as in every description of the library.
     case noNetworkRequestStub(method: String, url: String)
 
     /// A sentence that says what to stub.

@@ -133,9 +133,13 @@ public final class MockSession: Session {
         }
     }
 
+    /// The request as the error names it, redacted as every description of the library is: the
+    /// error goes to logs and CI output, and a replayed request carries a live credential.
     private static func describe(_ request: URLRequest) -> String {
+        let redaction = Redaction.forDescriptions
         let headers = (request.allHTTPHeaderFields ?? [:]).sorted { $0.key < $1.key }
-            .map { "\($0.key): \($0.value)" }.joined(separator: ", ")
-        return "\(request.httpMethod ?? "GET") \(request.url?.absoluteString ?? "<no URL>") [\(headers)]"
+            .map { "\($0.key): \(redaction.headerValue(name: $0.key, value: $0.value))" }.joined(separator: ", ")
+        let url = request.url.map { redaction.url($0) } ?? "<no URL>"
+        return "\(request.httpMethod ?? "GET") \(url) [\(headers)]"
     }
 }

@@ -1,6 +1,7 @@
 /// Why a ``MockSession`` could not answer.
 public enum MockSessionError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// No stub matches the request; the text describes it (method, URL, headers).
+    /// No stub matches the request; the text describes it (method, URL, headers), with
+    /// credentials, token parameters and cookies redacted as in every description of the library.
     case noStub(request: String)
     /// A stub's JSON object could not be serialized.
     case invalidJSONObject(String)

@@ -163,24 +163,24 @@ final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
         if let urlError = error as? URLError, !afterHead, urlError.code == .badServerResponse,
             urlError.localizedDescription == "Empty reply from server"
         {
-            return NetworkError.transport(URLError(.networkConnectionLost, userInfo: urlError.userInfo))
+            return NetworkError.transport(urlError.recoded(.networkConnectionLost))
         }
         // The library hands the session http and https URLs only (a redirect's too), so libcurl's
         // "unsupported protocol" before a head is its word for an answer that is not HTTP at all
         // ("Received HTTP/0.9 when not allowed"): the server's answer, not the URL, is at fault,
         // as async-http-client says of the same bytes.
         if let urlError = error as? URLError, !afterHead, urlError.code == .unsupportedURL {
-            return NetworkError.transport(URLError(.badServerResponse, userInfo: urlError.userInfo))
+            return NetworkError.transport(urlError.recoded(.badServerResponse))
         }
         if let urlError = error as? URLError, urlError.code == .unknown {
             if afterHead {
-                return NetworkError.transport(URLError(.networkConnectionLost, userInfo: urlError.userInfo))
+                return NetworkError.transport(urlError.recoded(.networkConnectionLost))
             }
             if isTLSFailure(urlError) {
-                return NetworkError.transport(URLError(.secureConnectionFailed, userInfo: urlError.userInfo))
+                return NetworkError.transport(urlError.recoded(.secureConnectionFailed))
             }
             if isConnectionFailure(urlError) {
-                return NetworkError.transport(URLError(.networkConnectionLost, userInfo: urlError.userInfo))
+                return NetworkError.transport(urlError.recoded(.networkConnectionLost))
             }
         }
         return NetworkError.normalize(error)
