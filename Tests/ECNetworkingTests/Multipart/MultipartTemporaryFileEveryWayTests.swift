@@ -19,15 +19,7 @@ struct MultipartTemporaryFileEveryWayTests {
 
     /// The library's multipart temporary files that hold a body with `boundary`.
     private static func temporaryFiles(of boundary: String) -> [URL] {
-        let folder = FileManager.default.temporaryDirectory
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        let start = Data("--\(boundary)\r\n".utf8)
-        return names.filter { $0.hasPrefix("ECNetworking-multipart-") }.map { folder.appendingPathComponent($0) }
-            .filter { url in
-                guard let handle = try? FileHandle(forReadingFrom: url) else { return false }
-                defer { try? handle.close() }
-                return (try? handle.read(upToCount: start.count)) == start
-            }
+        MultipartTemporaryFileTests.temporaryFiles(of: boundary)
     }
 
     private static func form(fileAt url: URL) -> MultipartFormData {
@@ -41,6 +33,20 @@ struct MultipartTemporaryFileEveryWayTests {
 
     enum Way: String, CaseIterable, Sendable {
         case send, stream, download
+
+        /// Sends `request` this way over `network`, a download into `folder`, and reads the body.
+        func send(_ request: NetworkRequest, over network: URLSessionNetwork, downloadingInto folder: URL) async throws
+        {
+            switch self {
+            case .send:
+                _ = try await network.send(request)
+            case .stream:
+                let stream = try await network.stream(request)
+                _ = try await stream.collect()
+            case .download:
+                _ = try await network.download(request, to: folder.appendingPathComponent("d-\(UUID().uuidString)"))
+            }
+        }
     }
 
     enum End: String, CaseIterable, Sendable {
@@ -70,16 +76,7 @@ struct MultipartTemporaryFileEveryWayTests {
                 method: .post, url: server.baseURL.appendingPathComponent("photos"), body: .multipart(form))
             try await kind.withNetwork(baseURL: server.baseURL) { network in
                 do {
-                    switch way {
-                    case .send:
-                        _ = try await network.send(request)
-                    case .stream:
-                        let stream = try await network.stream(request)
-                        _ = try await stream.collect()
-                    case .download:
-                        _ = try await network.download(
-                            request, to: folder.url.appendingPathComponent("d-\(UUID().uuidString)"))
-                    }
+                    try await way.send(request, over: network, downloadingInto: folder.url)
                 } catch {}
             }
             // Give a late removal a moment.
@@ -104,18 +101,7 @@ struct MultipartTemporaryFileEveryWayTests {
         let request = NetworkRequest(
             method: .post, url: server.baseURL.appendingPathComponent("photos"), body: .multipart(form))
         try await kind.withNetwork(baseURL: server.baseURL) { network in
-            let send = Task {
-                switch way {
-                case .send:
-                    _ = try await network.send(request)
-                case .stream:
-                    let stream = try await network.stream(request)
-                    _ = try await stream.collect()
-                case .download:
-                    _ = try await network.download(
-                        request, to: folder.url.appendingPathComponent("d-\(UUID().uuidString)"))
-                }
-            }
+            let send = Task { try await way.send(request, over: network, downloadingInto: folder.url) }
             try await waitUntil { server.requests.count >= 1 }
             let files = Self.temporaryFiles(of: form.boundary)
             #expect(files.count == 1, "\(way) over \(kind): \(files)")

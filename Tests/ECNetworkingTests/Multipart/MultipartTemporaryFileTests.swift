@@ -44,7 +44,7 @@ struct MultipartTemporaryFileTests {
     }
 
     /// The library's multipart temporary files that hold a body with `boundary`.
-    private static func temporaryFiles(of boundary: String) -> [URL] {
+    static func temporaryFiles(of boundary: String) -> [URL] {
         let folder = FileManager.default.temporaryDirectory
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         let start = Data("--\(boundary)\r\n".utf8)

@@ -21,20 +21,19 @@ struct TestDoubleUnmatchedRequestSecretsTests {
         MatrixSecrets.request(.ok, on: URL(string: "https://api.example.com")!)
     }
 
-    @Test("MockSession with no matching stub: the error, log line, metrics hook and failure action show no secret")
-    func mockSessionNoStub() async throws {
+    /// Sends the planted request through the network `makeNetwork` makes from a configuration that
+    /// every observer watches, expects it to fail, and searches the error and the observers.
+    private func expectNoSecretShown(
+        _ makeNetwork: (NetworkConfiguration, any RequestFailedAction) -> any Network
+    ) async {
         let observers = MatrixObservers()
         var configuration = NetworkConfiguration(baseURL: URL(string: "https://api.example.com/")!)
         observers.observe(&configuration)
-        let session = MockSession()
-        session.stub(.path("/other"), with: MockResponse(statusCode: 200))
-        let network = URLSessionNetwork(configuration: configuration, session: session)
-        network.add(action: observers.failureAction)
-
+        let network = makeNetwork(configuration, observers.failureAction)
         var seen = ""
         do {
             _ = try await network.send(Self.plantedRequest())
-            Issue.record("a request no stub matches succeeded")
+            Issue.record("a request nothing answers succeeded")
         } catch {
             seen += renderings(of: error).values.joined(separator: "\n")
         }
@@ -42,6 +41,17 @@ struct TestDoubleUnmatchedRequestSecretsTests {
         let observed = MatrixSecrets.shown(in: observers.everything)
         #expect(caller.isEmpty, "the caller's error showed \(caller):\n\(seen)")
         #expect(observed.isEmpty, "the observers showed \(observed):\n\(observers.everything)")
+    }
+
+    @Test("MockSession with no matching stub: the error, log line, metrics hook and failure action show no secret")
+    func mockSessionNoStub() async throws {
+        let session = MockSession()
+        session.stub(.path("/other"), with: MockResponse(statusCode: 200))
+        await expectNoSecretShown { configuration, failureAction in
+            let network = URLSessionNetwork(configuration: configuration, session: session)
+            network.add(action: failureAction)
+            return network
+        }
     }
 
     @Test(
@@ -58,44 +68,20 @@ struct TestDoubleUnmatchedRequestSecretsTests {
         _ = try await recordingNetwork.send(
             NetworkRequest(url: URL(string: "https://api.example.com/recorded")!))
 
-        let observers = MatrixObservers()
-        var configuration = NetworkConfiguration(baseURL: URL(string: "https://api.example.com/")!)
-        observers.observe(&configuration)
-        let replay = MockSession(replaying: recorder.archive)
-        let network = URLSessionNetwork(configuration: configuration, session: replay)
-        network.add(action: observers.failureAction)
-
-        var seen = ""
-        do {
-            _ = try await network.send(Self.plantedRequest())
-            Issue.record("a request no entry matches succeeded")
-        } catch {
-            seen += renderings(of: error).values.joined(separator: "\n")
+        await expectNoSecretShown { configuration, failureAction in
+            let network = URLSessionNetwork(
+                configuration: configuration, session: MockSession(replaying: recorder.archive))
+            network.add(action: failureAction)
+            return network
         }
-        let caller = MatrixSecrets.shown(in: seen)
-        let observed = MatrixSecrets.shown(in: observers.everything)
-        #expect(caller.isEmpty, "the caller's error showed \(caller):\n\(seen)")
-        #expect(observed.isEmpty, "the observers showed \(observed):\n\(observers.everything)")
     }
 
     @Test("FakeNetwork with no raw-request stub: the error of a raw send shows no secret")
     func fakeNetworkNoRawStub() async throws {
-        let observers = MatrixObservers()
-        var configuration = NetworkConfiguration(baseURL: URL(string: "https://api.example.com/")!)
-        observers.observe(&configuration)
-        let fake = FakeNetwork(configuration: configuration, runsActions: true)
-        fake.add(action: observers.failureAction)
-
-        var seen = ""
-        do {
-            _ = try await fake.send(Self.plantedRequest())
-            Issue.record("a raw request without a stub succeeded")
-        } catch {
-            seen += renderings(of: error).values.joined(separator: "\n")
+        await expectNoSecretShown { configuration, failureAction in
+            let fake = FakeNetwork(configuration: configuration, runsActions: true)
+            fake.add(action: failureAction)
+            return fake
         }
-        let caller = MatrixSecrets.shown(in: seen)
-        let observed = MatrixSecrets.shown(in: observers.everything)
-        #expect(caller.isEmpty, "the caller's error showed \(caller):\n\(seen)")
-        #expect(observed.isEmpty, "the observers showed \(observed):\n\(observers.everything)")
     }
 }

@@ -29,17 +29,35 @@ struct FileBodySizeChangeTests {
     /// whole file when the server pauses. Sparse, so it costs no disk.
     private let fileSize = 64 * TransportTestRoutes.megabyte
 
+    /// PUTs `file` over `network` to `server` and changes its size once the server has paused;
+    /// returns how the send ended and when the file changed.
+    static func upload(
+        _ file: URL, over network: URLSessionNetwork, to server: UploadDrainServer, changing change: Change
+    ) async throws -> (error: NetworkError?, changed: ContinuousClock.Instant) {
+        let request = NetworkRequest(
+            method: .put, url: server.baseURL.appendingPathComponent("upload"), body: .file(at: file))
+        let send = Task { try await network.send(request) }
+        try await waitUntil { server.isPaused }
+        let megabyte = TransportTestRoutes.megabyte
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
+        try resize(file, to: change == .shrinks ? megabyte / 2 : size + megabyte)
+        let changed = ContinuousClock.now
+        server.resume()
+        return (await networkError { _ = try await send.value }, changed)
+    }
+
     /// A sparse file of `fileSize` bytes in a folder of its own.
     private func makeFile() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("FileBodySizeChangeTests-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let file = folder.appendingPathComponent("upload.bin")
         _ = FileManager.default.createFile(atPath: file.path, contents: nil)
-        try resize(file, to: fileSize)
+        try Self.resize(file, to: fileSize)
         return file
     }
 
-    private func resize(_ file: URL, to size: Int) throws {
+    /// Cuts or extends `file` to `size` bytes.
+    static func resize(_ file: URL, to size: Int) throws {
         let handle = try FileHandle(forWritingTo: file)
         try handle.truncate(atOffset: UInt64(size))
         try handle.close()
@@ -59,14 +77,7 @@ struct FileBodySizeChangeTests {
         let (error, changed) = try await kind.withNetwork(
             baseURL: server.baseURL, configure: { $0.timeout = deadline }
         ) { network in
-            let request = NetworkRequest(
-                method: .put, url: server.baseURL.appendingPathComponent("upload"), body: .file(at: file))
-            let send = Task { try await network.send(request) }
-            try await waitUntil { server.isPaused }
-            try resize(file, to: change == .shrinks ? megabyte / 2 : fileSize + megabyte)
-            let changed = clock.now
-            server.resume()
-            return (await networkError { _ = try await send.value }, changed)
+            try await Self.upload(file, over: network, to: server, changing: change)
         }
         let ended = clock.now
 

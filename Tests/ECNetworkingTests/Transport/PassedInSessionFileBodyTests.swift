@@ -17,7 +17,6 @@
         private static let session = URLSession(configuration: .ephemeral)
 
         private let megabyte = TransportTestRoutes.megabyte
-        private let clock = ContinuousClock()
 
         /// A file of `size` bytes, sparse unless `contents` is given, in a folder of its own.
         private func makeFile(size: Int, contents: Data? = nil) throws -> URL {
@@ -26,14 +25,8 @@
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             let file = folder.appendingPathComponent("upload.bin")
             _ = FileManager.default.createFile(atPath: file.path, contents: contents)
-            if contents == nil { try resize(file, to: size) }
+            if contents == nil { try FileBodySizeChangeTests.resize(file, to: size) }
             return file
-        }
-
-        private func resize(_ file: URL, to size: Int) throws {
-            let handle = try FileHandle(forWritingTo: file)
-            try handle.truncate(atOffset: UInt64(size))
-            try handle.close()
         }
 
         @Test("the file goes out whole, with its Content-Length and not chunked")
@@ -73,15 +66,9 @@
             let network = HTTPNetwork(configuration: configuration, session: Self.session)
             defer { network.invalidate() }
 
-            let request = NetworkRequest(
-                method: .put, url: server.baseURL.appendingPathComponent("upload"), body: .file(at: file))
-            let send = Task { try await network.send(request) }
-            try await waitUntil { server.isPaused }
-            try resize(file, to: change == .shrinks ? megabyte / 2 : fileSize + megabyte)
-            let changed = clock.now
-            server.resume()
-            let error = await networkError { _ = try await send.value }
-            let ended = clock.now
+            let (error, changed) = try await FileBodySizeChangeTests.upload(
+                file, over: network, to: server, changing: change)
+            let ended = ContinuousClock.now
 
             guard case .invalidRequest(let reason)? = error else {
                 Issue.record("expected invalidRequest, got \(String(describing: error))")
