@@ -139,6 +139,11 @@ public enum NetworkError: Error, Sendable {
 }
 
 extension NetworkError {
+    /// A request body whose bytes were not the length it announced, which every transport refuses
+    /// rather than frame the request by either.
+    static let announcedLengthMismatch = NetworkError.invalidRequest(
+        reason: "the request body's length differs from the length it announced")
+
     /// Maps what the transport or a task threw to the error a caller sees: every form of
     /// cancellation (`CancellationError`, `URLError.cancelled`) becomes ``cancelled``, a `URLError`
     /// becomes ``transport(_:)`` with of its user info only what holds no secret

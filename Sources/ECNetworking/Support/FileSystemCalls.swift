@@ -96,6 +96,22 @@ enum FileSystemCalls {
         return contents.prefix(offset)
     }
 
+    /// A descriptor of the regular file at `path` (a symbolic link followed), opened for reading;
+    /// `nil` when it cannot be opened or is not a regular file (a FIFO, a device, a directory), as
+    /// for a request body, which must be a file of known length. Opened without blocking: a FIFO
+    /// would otherwise hold the opening thread (one of the concurrency runtime's few) until a writer
+    /// came, whatever deadline or cancellation the send has.
+    static func openRegularFile(atPath path: String) -> Int32? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard descriptor >= 0 else { return nil }
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            _ = close(descriptor)
+            return nil
+        }
+        return descriptor
+    }
+
     /// Renames `source` to `destination`, replacing it in one step, so a reader opens either the
     /// old file or the new one, whole.
     static func replace(_ destination: String, with source: String) throws {

@@ -190,7 +190,13 @@ extension ByteStream {
             return AsyncIterator {
                 guard !isFinished else { return nil }
                 do {
-                    if handle == nil { handle = try FileHandle(forReadingFrom: url) }
+                    if handle == nil {
+                        // Not `FileHandle(forReadingFrom:)`, which blocks on a FIFO put there.
+                        guard let descriptor = FileSystemCalls.openRegularFile(atPath: url.path) else {
+                            throw CocoaError(.fileReadNoPermission)
+                        }
+                        handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+                    }
                     if let chunk = try handle?.read(upToCount: chunkSize), !chunk.isEmpty {
                         delivered += chunk.count
                         return chunk

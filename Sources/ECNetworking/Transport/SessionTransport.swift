@@ -148,6 +148,10 @@ final class SessionTransport: GatheringTransport {
         guard let response = response as? HTTPURLResponse else {
             return .failure(NetworkError.invalidResponse)
         }
+        // The session ended the body where a malformed length's digits said: not the whole body.
+        guard !response.hasMalformedContentLength else {
+            return .failure(NetworkError.transport(URLError(.badServerResponse)))
+        }
         let body = data ?? Data()
         if let limit, body.count > limit {
             return .failure(NetworkError.responseTooLarge(limit: limit))

@@ -14,8 +14,8 @@ extension URLRequest {
     /// stream stalled every transfer of the process, and cancelling a task blocked in it crashed
     /// FoundationNetworking.
     ///
-    /// - Throws: ``NetworkError/invalidRequest(reason:)`` for a stream longer than the limit;
-    ///   nothing went on the wire.
+    /// - Throws: ``NetworkError/invalidRequest(reason:)`` for a stream longer than the limit, or
+    ///   one whose bytes are not the `length` it announced; nothing went on the wire.
     ///
     /// With `readsFileItself`, a file body is left out for the caller to attach (see
     /// ``init(_:streamedBody:readsFileItself:)``).
@@ -30,6 +30,11 @@ extension URLRequest {
                     reason:
                         "a stream body over \(limit) bytes cannot be sent over URLSessionTransport, which gathers it "
                         + "first; send it from a file, or over AsyncHTTPClientTransport, which streams it")
+            }
+            // A stream whose `length:` is not what it gave would go out framed by what it gave,
+            // as if the caller had said so: refused, as async-http-client refuses it.
+            if let length = request.body?.length, length != body.count {
+                throw NetworkError.announcedLengthMismatch
             }
             return try URLRequest(request, streamedBody: body)
         }

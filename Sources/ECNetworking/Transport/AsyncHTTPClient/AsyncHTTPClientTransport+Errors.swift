@@ -68,7 +68,7 @@
             case .invalidURL, .emptyHost, .emptyScheme:
                 return .invalidRequest(reason: "the URL cannot be sent by async-http-client")
             case .bodyLengthMismatch:
-                return .invalidRequest(reason: "the request body's length differs from the length it announced")
+                return .announcedLengthMismatch
             default:
                 break
             }

@@ -8,14 +8,23 @@
         /// A task that carries `request` whole through the client's delegate interface (see
         /// ``GatheringTransport``): the client's event loop gathers the body and hands the response
         /// over once, where ``send(_:)`` hops between the loop and Swift tasks for the head and for
-        /// every chunk. `nil` for a body from a file or a stream, which ``send(_:)`` streams.
+        /// every chunk. `nil` for a body from a file or a stream, and bytes over
+        /// ``gatheredBodyLimit``, which ``send(_:)`` streams.
+        /// The largest data body sent through the delegate interface. There, a body the socket's
+        /// buffers cannot take whole, to a server that answers and closes without reading it (a
+        /// 401, a 413), never ended: async-http-client 1.37 reported neither the answer nor an
+        /// error, and the send waited for its deadline. Through ``send(_:)`` it ends with the
+        /// answer or a lost connection at once (HostileUploadTests). Small enough for a receiving
+        /// socket's buffer to take it whole, so its write ends whatever the server does.
+        static let gatheredBodyLimit = 64 * 1024
+
         func gatheringTask(for request: TransportRequest, reportingTo call: TransportCall) -> (any SessionTask)? {
             if let refusal { return FailedSessionTask(error: refusal, reportingTo: call) }
             let body: HTTPClient.Body?
             switch request.body?.source {
             case nil: body = nil
-            case .bytes(let data)?: body = .bytes(data)
-            case .file?, .stream?: return nil
+            case .bytes(let data)? where data.count <= Self.gatheredBodyLimit: body = .bytes(data)
+            case .bytes?, .file?, .stream?: return nil
             }
             let outgoing: HTTPClient.Request
             do {

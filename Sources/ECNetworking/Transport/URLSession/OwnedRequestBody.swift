@@ -207,9 +207,8 @@
         }
 
         override func begin() -> Bool {
-            descriptor = openForReading(url.path)
-            var info = stat()
-            guard descriptor >= 0, fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            descriptor = FileSystemCalls.openRegularFile(atPath: url.path) ?? -1
+            guard descriptor >= 0 else {
                 _ = fail(because: "could not be read")
                 return false
             }
@@ -262,10 +261,6 @@
 
     // The system calls, named apart: inside the stream, `open`, `read` and `close` are its own
     // methods.
-
-    private func openForReading(_ path: String) -> Int32 {
-        open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-    }
 
     private func readFile(_ descriptor: Int32, into buffer: UnsafeMutablePointer<UInt8>, upTo count: Int) -> Int {
         read(descriptor, buffer, count)

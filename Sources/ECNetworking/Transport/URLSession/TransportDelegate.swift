@@ -75,7 +75,13 @@ final class TransportDelegate: NSObject, URLSessionDataDelegate, @unchecked Send
         if let exchange = exchange(for: dataTask), let response = response as? HTTPURLResponse,
             !(100...199).contains(response.statusCode) || response.statusCode == 101
         {
-            exchange.receive(response)
+            if response.hasMalformedContentLength {
+                // libcurl would end the body where the field's digits say; the exchange ends now
+                // and the task is cancelled, as over the size limit.
+                exchange.stop(with: NetworkError.transport(URLError(.badServerResponse)))
+            } else {
+                exchange.receive(response)
+            }
         }
         completionHandler(.allow)
     }
