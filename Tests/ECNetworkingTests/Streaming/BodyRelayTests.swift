@@ -74,13 +74,13 @@ struct BodyRelayTests {
     func slowReceiverIsNotSilence() async throws {
         let relay = BodyRelay(Self.pushedStream())
         // Long enough that the pushing thread has started before it could pass, however busy the
-        // machine (300 ms was not, under ThreadSanitizer beside another build); the first write
-        // takes more than twice as long.
-        relay.configure(idleTimeout: .seconds(1), progress: nil, onEnd: { _ in })
+        // machine (300 ms was not, under ThreadSanitizer beside another build, nor was 1 s with
+        // four suites at once beside a busy loop); the first write takes more than twice as long.
+        relay.configure(idleTimeout: .milliseconds(2_500), progress: nil, onEnd: { _ in })
         let received = Log<String>()
         let isPushed = try await relay.push { chunk in
             // A disk that takes far longer than the idle timeout to write the first chunk.
-            if received.all.isEmpty { Thread.sleep(forTimeInterval: 2.2) }
+            if received.all.isEmpty { Thread.sleep(forTimeInterval: 5.5) }
             received.append(String(decoding: chunk, as: UTF8.self))
         }
         #expect(isPushed)

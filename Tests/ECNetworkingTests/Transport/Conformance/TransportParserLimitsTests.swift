@@ -92,9 +92,9 @@
                 #expect(response.body == Data("hello".utf8))
             case (.statusZero, .failure(let error)), (.statusBelowHundred, .failure(let error)):
                 #expect(error.transportCode == .badServerResponse, "\(error)")
-            case (.twoLengths, .success(let response)) where kind.usesURLSession:
-                #expect(response.body == Data("helloworld".utf8))
-            case (.twoLengths, .failure(let error)) where !kind.usesURLSession:
+            case (.twoLengths, .failure(let error)):
+                // FoundationNetworking joins the two into `5, 10`, which the library refuses
+                // (`HTTPURLResponse.hasMalformedContentLength`), as async-http-client does.
                 #expect(error.transportCode == .badServerResponse, "\(error)")
             case (.notHTTP, .failure(let error)):
                 // The same code over both, and a description that blames the answer.
