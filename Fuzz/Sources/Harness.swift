@@ -38,6 +38,7 @@ let targets = [
     RegisteredTarget(HeadersTarget.self),
     RegisteredTarget(URLRedactionTarget.self),
     RegisteredTarget(ContentRangeTarget.self),
+    RegisteredTarget(ContentLengthTarget.self),
     RegisteredTarget(ContentDispositionTarget.self),
     RegisteredTarget(HTTPDateTarget.self),
     RegisteredTarget(SetCookieTarget.self),

@@ -14,6 +14,13 @@ extension HTTPURLResponse {
         // A field Foundation read as a number is a length, and costs no lookup; only a response
         // whose length it could not read (none, or not a number) is looked at.
         guard expectedContentLength < 0, let field = value(forHTTPHeaderField: "Content-Length") else { return false }
+        return Self.isMalformedContentLength(field)
+    }
+
+    /// Whether `field`, a `Content-Length` value, is not a length: digits (at most 18, any longer
+    /// overflows what a body can be), or a list of one such length repeated, each between optional
+    /// spaces and tabs.
+    static func isMalformedContentLength(_ field: String) -> Bool {
         var length: Substring?
         for element in field.split(separator: ",", omittingEmptySubsequences: false) {
             let value = element.trimmingCharacters(in: [" ", "\t"])[...]
