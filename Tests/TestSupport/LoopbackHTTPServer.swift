@@ -241,19 +241,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
 
     /// Writes all of `data`; `false` when the client went away.
     private func write(_ data: Data, to connection: Int32) -> Bool {
-        data.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count {
-                let count = send(
-                    connection, bytes.baseAddress! + offset, bytes.count - offset, LoopbackListener.sendFlags)
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += count
-            }
-            return true
-        }
+        LoopbackListener.write(data, to: connection)
     }
 }
 

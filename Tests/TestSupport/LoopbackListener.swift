@@ -62,6 +62,23 @@ public final class LoopbackListener: @unchecked Sendable {
         self.port = port
     }
 
+    /// Writes all of `data` to the connection `descriptor`, again after an interruption; `false`
+    /// when the peer went away.
+    public static func write(_ data: Data, to descriptor: Int32) -> Bool {
+        data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let count = send(descriptor, bytes.baseAddress! + offset, bytes.count - offset, sendFlags)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    return false
+                }
+                offset += count
+            }
+            return true
+        }
+    }
+
     /// Accepts connections, calling `serve` with each on a thread of its own, until ``stop()``.
     /// `serve` is held until then, and by each serving thread until it returns, not by the
     /// listener: a server that `serve` holds is not kept for ever by its own listener.

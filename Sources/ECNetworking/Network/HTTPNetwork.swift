@@ -98,7 +98,6 @@ public final class HTTPNetwork: Network, ActiveSendTracking {
             transport,
             redirects: redirects ?? RedirectFollower(policy: configuration.redirectPolicy, redaction: redaction),
             cookies: configuration.cookieStorage.makeStore())
-        Redaction.registerForDescriptions(configuration.sensitiveData)
         self.actions = ActionRegistry()
         self.runner = StageRunner(configuration: configuration, actions: actions, redaction: redaction, logs: true)
         self.admission = configuration.maximumConcurrentRequests.map(AdmissionController.init(limit:))

@@ -36,8 +36,6 @@ package struct StageRunner: Sendable {
     /// Creates a runner whose actions are `actions`, as they are when each attempt begins; it
     /// logs nothing, whatever the configuration says (a test double has no wire to log).
     package init(configuration: NetworkConfiguration, actions: ActionRegistry) {
-        // A test double's configuration names what its descriptions hide, as a network's does.
-        Redaction.registerForDescriptions(configuration.sensitiveData)
         self.init(
             configuration: configuration, actions: actions, redaction: Redaction(configuration.sensitiveData),
             logs: false)
@@ -46,6 +44,8 @@ package struct StageRunner: Sendable {
     /// Creates a runner that also logs, when `logs` and the configuration's
     /// ``NetworkConfiguration/logging`` are both on.
     init(configuration: NetworkConfiguration, actions: ActionRegistry, redaction: Redaction, logs: Bool) {
+        // Every network's configuration, the test double's included, names what descriptions hide.
+        Redaction.registerForDescriptions(configuration.sensitiveData)
         self.configuration = configuration
         self.actions = actions
         self.redaction = redaction

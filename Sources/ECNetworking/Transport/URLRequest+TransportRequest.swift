@@ -86,12 +86,14 @@ extension URLRequest {
     /// `Content-Length` rather than chunked, and a file that changes size fails the send (see
     /// `URLSession.dataTask(for:completion:)`); any other session reads it as a plain stream.
     private static func fileStream(_ url: URL, length: Int?) throws -> InputStream {
-        guard let stream = InputStream(url: url) else {
-            throw NetworkError.invalidRequest(reason: "the body file \"\(url.lastPathComponent)\" could not be read")
-        }
+        // A file that cannot be opened fails the stream's first read, as `InputStream(url:)`'s
+        // does (on Linux it is never `nil`, whatever is at `url`).
         #if canImport(FoundationNetworking)
             if let length { return OwnedRequestBody(file: url, length: length).makeStream() }
         #endif
+        guard let stream = InputStream(url: url) else {
+            throw NetworkError.invalidRequest(reason: "the body file \"\(url.lastPathComponent)\" could not be read")
+        }
         return stream
     }
 

@@ -40,6 +40,16 @@ struct CookieJarTests {
         #expect(jar.count == 1)
     }
 
+    /// ConfigurationAndLogging: the jar carries no Public Suffix List, so a suffix many owners share
+    /// is a domain like any other. Should the jar learn the list, this fails and the article changes.
+    @Test("a cookie for a shared suffix (github.io) goes to every host under it, as the article warns")
+    func sharedSuffixIsADomain() {
+        let jar = CookieJar()
+        jar.store(
+            setCookieFields: ["session=1; Domain=github.io; Path=/"], from: URL(string: "https://alice.github.io/")!)
+        #expect(jar.cookieHeader(for: URL(string: "https://mallory.github.io/")!) == "session=1")
+    }
+
     @Test("Secure cookies go over https only and are not taken from plain http")
     func secure() {
         let jar = CookieJar()

@@ -110,19 +110,7 @@ final class HostilePeerServer: @unchecked Sendable {
 
         @discardableResult
         func write(_ data: Data) -> Bool {
-            data.withUnsafeBytes { bytes in
-                var offset = 0
-                while offset < bytes.count {
-                    let count = send(
-                        descriptor, bytes.baseAddress! + offset, bytes.count - offset, LoopbackListener.sendFlags)
-                    if count < 0 {
-                        if errno == EINTR { continue }
-                        return false
-                    }
-                    offset += count
-                }
-                return true
-            }
+            LoopbackListener.write(data, to: descriptor)
         }
 
         /// Half-closes: the client reads the end of the answer, the server can still read.
