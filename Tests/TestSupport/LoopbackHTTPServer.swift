@@ -43,10 +43,10 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
         /// then nothing until the client goes away or the server stops.
         case stall(status: Int = 200, declaredLength: Int, prefix: Data = Data())
         /// `head` written as it is (status line, headers, maybe a first part of the body); then,
-        /// with a `gate`, `rest` once the gate is signalled (or after 30 s); then the connection
-        /// closes. For replies the other cases cannot express; see the transport tests'
-        /// LoopbackHTTPServer+RawReplies.swift.
-        case raw(Data, gate: DispatchSemaphore? = nil, rest: Data = Data())
+        /// with a `gate`, `rest` once the gate is signalled (or after 30 s); then `written` is
+        /// signalled, and the connection closes. For replies the other cases cannot express; see
+        /// the transport tests' LoopbackHTTPServer+RawReplies.swift.
+        case raw(Data, gate: DispatchSemaphore? = nil, rest: Data = Data(), written: DispatchSemaphore? = nil)
         /// Nothing at all: no head, no body, until the client goes away or the server stops.
         case silence
         /// A status line and `headers`, then a chunked body of `chunk` repeated without end, until
@@ -139,10 +139,11 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             var buffer = [UInt8](repeating: 0, count: 1_024)
             while recv(connection, &buffer, buffer.count, 0) > 0 {}
             return false
-        case .raw(let head, let gate, let rest):
+        case .raw(let head, let gate, let rest, let written):
             guard write(head, to: connection) else { return false }
             _ = gate?.wait(timeout: .now() + 30)
             _ = write(rest, to: connection)
+            written?.signal()
             return false
         case .endless(let status, let headers, let chunk, let gate):
             let headers = headers.merging(["Transfer-Encoding": "chunked"]) { _, chunked in chunked }

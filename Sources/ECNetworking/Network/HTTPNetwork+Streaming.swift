@@ -44,7 +44,7 @@ extension HTTPNetwork {
             return try await runner.send(
                 request, registration: .registeredIn(activeSends), as: requestType, priority: priority,
                 reading: BodyReading(
-                    streams: true, progress: progress, requestType: requestType, holdsSlotUntilBodyEnds: isDownload),
+                    streams: true, progress: progress, requestType: requestType, isDownload: isDownload),
                 through: { NetworkTransportStep(network: self) }
             ) { response, context in
                 var response = response

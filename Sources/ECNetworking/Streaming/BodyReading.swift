@@ -7,10 +7,12 @@ package struct BodyReading: Sendable {
     var progress: TransferProgressHandler?
     /// The request type, so that `cancelAll(of:)` also ends the body of a streamed send.
     var requestType: ObjectIdentifier?
-    /// Whether the body, not the head, frees the send's ``NetworkConfiguration/maximumConcurrentRequests``
-    /// slot whatever ``NetworkConfiguration/streamsHoldConcurrencySlot`` says: a download's body
-    /// is the transfer the limit is there to bound.
-    var holdsSlotUntilBodyEnds = false
+    /// Whether the send is a download's, whose body goes to a file. Then the body, not the head,
+    /// frees the send's ``NetworkConfiguration/maximumConcurrentRequests`` slot whatever
+    /// ``NetworkConfiguration/streamsHoldConcurrencySlot`` says (a download's body is the transfer
+    /// the limit is there to bound), and the transport hears of it (see
+    /// ``TransportRequest/isDownload``).
+    var isDownload = false
 
     /// What a download asks of the stream it starts.
     struct Download: Sendable {

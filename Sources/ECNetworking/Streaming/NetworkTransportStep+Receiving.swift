@@ -13,7 +13,10 @@ extension NetworkTransportStep {
         _ wire: WireRequest, reading: BodyReading, cancellation: SendCancellation?, holdsSlot: inout Bool
     ) async throws -> NetworkResponse {
         var transportRequest = wire.transportRequest
-        transportRequest.uploadProgress = reading.progress
+        // Set only when there is something to set: the first write copies the fields the wire
+        // request still shares.
+        if let progress = reading.progress { transportRequest.uploadProgress = progress }
+        if reading.isDownload { transportRequest.isDownload = true }
         var response = try await TransportCall.send(
             transportRequest, on: network.route, collectingBody: false, cancellation: cancellation)
         guard let bytes = response.bodyOnTheWire.take() else { return response }
@@ -24,7 +27,7 @@ extension NetworkTransportStep {
         let keepsStreaming = reading.streams && isAcceptable
         let releasesSlotAtEnd =
             keepsStreaming && holdsSlot
-            && (network.configuration.streamsHoldConcurrencySlot || reading.holdsSlotUntilBodyEnds)
+            && (network.configuration.streamsHoldConcurrencySlot || reading.isDownload)
         if releasesSlotAtEnd { holdsSlot = false }
         // `cancelAll` reaches the body through a cancellation of its own, since the send's ends
         // when the head is returned.

@@ -50,6 +50,7 @@ public struct TransportRequest: Sendable {
         var cachePolicy: URLRequest.CachePolicy?
         var uploadProgress: TransferProgressHandler?
         var redirectObserver: (any RedirectObserver)?
+        var isDownload = false
     }
 
     /// The method.
@@ -98,6 +99,16 @@ public struct TransportRequest: Sendable {
     var redirectObserver: (any RedirectObserver)? {
         get { storage.value.redirectObserver }
         _modify { yield &storage.unique.value.redirectObserver }
+    }
+
+    /// Whether the body goes to a download's file, which takes each chunk where it arrives (see
+    /// ``ByteStream/push(to:)``) once the head has passed the send's stages. A transport that
+    /// cannot pause a transfer (``URLSessionTransport`` on Linux) keeps what arrives before then
+    /// without its slow reader's limit: the download is no reader that fell behind, and writes
+    /// every one of those bytes to disk anyway.
+    package var isDownload: Bool {
+        get { storage.value.isDownload }
+        _modify { yield &storage.unique.value.isDownload }
     }
 
     /// Creates a request.

@@ -128,6 +128,32 @@ final class DownloadTests: Sendable {
         #expect(reports.count > 1)
     }
 
+    /// What arrives before the download takes over, while the send's stages look at the head, is
+    /// kept for it over `URLSessionTransport` on Linux (which cannot pause the transfer), however
+    /// much: the spill limit is for a reader that fell behind, and the download writes every one of
+    /// those bytes anyway. Here a response-began action holds the head until the server has written
+    /// a 32 MiB body: the kernel's loopback buffers hold a few MiB of it, so most has reached the
+    /// transport, far past the 1 MiB in memory and the 4 MiB spill limit. Before, the download
+    /// failed with `readerFellBehind` (as it did on a busy machine without the action's wait).
+    @Test("a download whose head is held while the body arrives is not limited by the spill file")
+    func heldHeadIsNotLimited() async throws {
+        let body = Data((0..<32 * TransportTestRoutes.megabyte).map { UInt8(truncatingIfNeeded: $0 / 5) })
+        let gate = DispatchSemaphore(value: 0)
+        let written = DispatchSemaphore(value: 0)
+        let head = Data("HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8)
+        let server = try LoopbackHTTPServer { _ in .raw(head, gate: gate, rest: body, written: written) }
+        defer { server.stop() }
+        let transport = URLSessionTransport(configuration: .ephemeral, maximumSpillSize: 4 * 1_048_576)
+        defer { transport.invalidate() }
+        let network = URLSessionNetwork(
+            configuration: NetworkConfiguration(baseURL: server.baseURL), transport: transport)
+        network.add(action: HeadGate(gate: gate, holdsUntil: written))
+        let destination = directory.appendingPathComponent("held.bin")
+        let file = try await network.download(request("held", on: server), to: destination)
+        #expect(file.byteCount == Int64(body.count))
+        #expect(try Data(contentsOf: destination) == body)
+    }
+
     #if AsyncHTTPClient
         /// Where async-http-client's event loop resumes the download with a chunk, the chunk is
         /// written: on the executor for blocking work, which is none of the concurrency runtime's
@@ -154,12 +180,16 @@ final class DownloadTests: Sendable {
         }
     #endif
 
-    /// Lets the server send the body once the network has the head.
+    /// Lets the server send the body once the network has the head; with `holdsUntil`, keeps the
+    /// head until the server has written the body (or 30 s).
     private struct HeadGate: ResponseBeganAction {
         let gate: DispatchSemaphore
+        var holdsUntil: DispatchSemaphore?
 
         func responseBegan(request: NetworkRequest, response: NetworkResponse) {
             gate.signal()
+            // Blocking one of the runtime's threads: a test's action, for the body's write alone.
+            _ = holdsUntil?.wait(timeout: .now() + 30)
         }
     }
 

@@ -91,7 +91,8 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
     ///     that falls behind (what it has read gives its space back, where the file system can),
     ///     64 MiB unless given; past it the transfer stops with
     ///     ``NetworkError/readerFellBehind(limit:)``. A download writes each chunk to its file as
-    ///     it arrives, and keeps only what arrives before that file is open.
+    ///     it arrives, and keeps on disk only what arrives before it takes over (while the send's
+    ///     stages look at the head), however much that is: a download never falls behind.
     ///   - tls: A ``TLSPolicy``. `URLSession` applies none of its settings (see ``TLSPolicy``):
     ///     with anything but ``TLSPolicy/system`` every send fails at once with
     ///     ``NetworkError/tlsSettingUnavailable(_:)``, rather than ignore a pin or a root of trust.
@@ -156,7 +157,8 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
         let urlRequest = try await URLRequest.sending(request, readsFileItself: true)
         return try await exchange(
             for: urlRequest, body: request.body, limit: limit(of: request), delivery: .streamed,
-            uploadProgress: request.uploadProgress, uploadLength: request.body?.length
+            awaitsPush: request.isDownload, uploadProgress: request.uploadProgress,
+            uploadLength: request.body?.length
         ).head()
     }
 
@@ -172,7 +174,7 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
     /// A new exchange for `urlRequest`, whose task the control queue makes when it starts.
     private func exchange(
         for urlRequest: URLRequest, body: TransportRequestBody?, limit: Int?, delivery: URLSessionExchange.Delivery,
-        uploadProgress: TransferProgressHandler? = nil, uploadLength: Int? = nil
+        awaitsPush: Bool = false, uploadProgress: TransferProgressHandler? = nil, uploadLength: Int? = nil
     ) -> URLSessionExchange {
         let ownedBody: URLSessionExchange.OwnedBody? =
             switch body?.source {
@@ -182,7 +184,7 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
             }
         return URLSessionExchange(
             sending: urlRequest, ownedBody: ownedBody, on: self, limit: limit, delegate: delegate,
-            delivery: delivery, spillSettings: spillSettings, uploadProgress: uploadProgress,
+            delivery: delivery, spillSettings: spillSettings, awaitsPush: awaitsPush, uploadProgress: uploadProgress,
             uploadLength: uploadLength)
     }
 
