@@ -52,10 +52,18 @@ struct FakeNetworkLifecycleTests {
         #expect(try await list.value == [Book(id: 2, title: "Emma")])
     }
 
+    /// Each send waits in a will-begin action until both are in progress, so the count reaches two
+    /// however the sends' tasks are scheduled: with the stub's delay alone, on two busy cores the
+    /// first send could end before the second's task ran.
     @Test("activeRequestCount and activityUpdates follow the sends in progress")
     func countsActivity() async throws {
-        let fake = FakeNetwork()
+        let fake = FakeNetwork(runsActions: true)
         fake.stub(GetBookRequest.self, with: Book(id: 1, title: "Dune"), delay: .milliseconds(200))
+        fake.add(
+            action: WillBegin { request in
+                try await waitUntil { fake.activeRequestCount == 2 }
+                return request
+            })
         let updates = fake.activityUpdates()
         #expect(fake.activeRequestCount == 0)
 

@@ -77,11 +77,15 @@ struct BulkCancellationAndActivityTests {
         #expect(ContinuousClock.now - start < promptBound, "the sends would otherwise wait out the long delay")
     }
 
+    /// Both sends stay on the wire until the test answers them, so both are in progress at once:
+    /// with answers due after a delay, the first send could end before the second's task ran, on
+    /// two busy cores, and the count would never reach two.
     @Test("activity updates report the number of sends in progress")
     func activity() async throws {
-        let session = MockSession()
-        session.stub(with: MockResponse(statusCode: 204, delay: .milliseconds(100)))
-        let network = makeNetwork(session: session) { $0.coalescesIdenticalRequests = false }
+        let session = HeldSession()
+        var configuration = NetworkConfiguration(baseURL: testBaseURL)
+        configuration.coalescesIdenticalRequests = false
+        let network = URLSessionNetwork(configuration: configuration, session: session)
         let updates = network.activityUpdates()
         let seen = Task {
             var values: [Int] = []
@@ -94,6 +98,8 @@ struct BulkCancellationAndActivityTests {
 
         async let one: Void = network.send(Other())
         async let two: Void = network.send(Other())
+        try await waitUntil { session.heldCount == 2 }
+        session.answer(statusCode: 204)
         _ = try await (one, two)
 
         let values = await seen.value
