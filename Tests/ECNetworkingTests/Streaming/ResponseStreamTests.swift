@@ -210,17 +210,22 @@ struct ResponseStreamTests {
     }
 
     /// The idle timeout measures the server's silence; lines that came before it are the
-    /// reader's to read, and only then does the timeout end the stream.
+    /// reader's to read, and only then does the timeout end the stream. The timeout is seconds,
+    /// as in ``idleTimeout(_:)``, for the same reason: its timer starts with the reader, and on two
+    /// busy cores the transport's thread has gone over a second before handing over the lines the
+    /// server sent with the head, where 200 ms would end the stream before its first line. The
+    /// reader waits past the timeout, so that it has passed while two lines wait to be read.
     @Test("an idle timeout ends a stream's lines after those that came", arguments: TransportKind.allCases)
     func idleTimeoutKeepsBufferedLines(_ kind: TransportKind) async throws {
         let server = try Self.threeLines()
         defer { server.stop() }
-        try await kind.withNetwork(baseURL: server.baseURL, configure: { $0.streamIdleTimeout = .milliseconds(200) }) {
+        let idle: Duration = .seconds(3)
+        try await kind.withNetwork(baseURL: server.baseURL, configure: { $0.streamIdleTimeout = idle }) {
             network in
             let stream = try await network.stream(request("lines", on: server))
             var lines = stream.lines.makeAsyncIterator()
             #expect(try await lines.next() == "one")
-            try await Task.sleep(for: .milliseconds(500))
+            try await Task.sleep(for: idle + .milliseconds(500))
             #expect(try await lines.next() == "two")
             #expect(try await lines.next() == "three")
             let error = await networkError { _ = try await lines.next() }
