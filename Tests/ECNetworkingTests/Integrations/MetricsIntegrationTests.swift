@@ -1,11 +1,12 @@
 #if Metrics
-    import ECNetworking
     import ECNetworkingTesting
     import Foundation
     import Metrics
     import MetricsTestKit
     import TestSupport
     import Testing
+
+    @testable import ECNetworking
 
     /// A network over `session` whose metrics go to `metrics`.
     private func makeMeasuredNetwork(
@@ -104,21 +105,23 @@
             #expect(counter.totalValue == 2)
         }
 
-        @Test("a send that joins an identical one on the wire counts as coalesced")
+        /// The call stays on the wire until all five sends are in it, so four join it however slowly
+        /// their tasks start: with an answer due after a delay, on two busy cores a send could start
+        /// after the call had ended, and make a call of its own.
+        @Test("a send that joins an identical one on the wire counts as coalesced", .timeLimit(.minutes(1)))
         func coalescedSends() async throws {
             let metrics = TestMetrics()
-            let session = MockSession()
-            session.stub(with: MockResponse(statusCode: 200, delay: .milliseconds(500)))
-            let network = makeMeasuredNetwork(session: session, metrics: metrics) {
-                $0.coalescesIdenticalRequests = true
-            }
+            let session = HeldSession()
+            let network = makeCoalescingNetwork(session: session) { $0.metricsFactory = metrics }
 
             try await withThrowingTaskGroup(of: Void.self) { group in
                 for _ in 0..<5 { group.addTask { _ = try await network.send(NetworkRequest(url: profileURL)) } }
+                try await waitUntil { network.coalescing.waiterCount == 5 && session.heldCount == 1 }
+                session.answer()
                 try await group.waitForAll()
             }
 
-            try #require(session.recordedRequests.count == 1)
+            try #require(session.startedPaths.count == 1)
             #expect(total(metrics, "ecnetworking.client.coalesced_sends") == 4)
             // One request went on the wire, so one is timed; the joiners sent none of their own.
             #expect(metrics.timers(label: "http.client.request.duration").flatMap(\.values).count == 1)
@@ -179,15 +182,24 @@
         func sharedRefreshCountsOnce() async throws {
             let metrics = TestMetrics()
             let session = MockSession()
-            // Slow enough that all three are on the wire with the old credential before any is rejected.
-            session.stub(
-                .header(name: "Authorization", value: "Bearer old"),
-                with: MockResponse(statusCode: 401, delay: .milliseconds(300)))
+            session.stub(.header(name: "Authorization", value: "Bearer old"), with: MockResponse(statusCode: 401))
             session.stub(.header(name: "Authorization", value: "Bearer new"), with: MockResponse(statusCode: 204))
             let network = makeMeasuredNetwork(session: session, metrics: metrics)
             let authenticator = CountingAuthenticator()
             network.add(
                 action: AuthenticatingAction(authenticator: authenticator, credential: TestCredential(token: "old")))
+            // All three go out with the old credential before any is rejected: each old-credential
+            // attempt waits until all three have one. (A delayed 401 did this only while the three
+            // sends' tasks started within the delay, which two busy cores need not do.)
+            let oldCredentialAttempts = TestSupport.Counter()
+            network.add(
+                action: WillBegin { request in
+                    if request.headers["Authorization"] == "Bearer old" {
+                        oldCredentialAttempts.increment()
+                        try await waitUntil { oldCredentialAttempts.count >= 3 }
+                    }
+                    return request
+                })
 
             async let first: Void = network.send(FetchProfile(id: 1))
             async let second: Void = network.send(FetchProfile(id: 2))
