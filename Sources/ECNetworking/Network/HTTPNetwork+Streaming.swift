@@ -29,22 +29,22 @@ extension HTTPNetwork {
             download.resumption?.apply(to: &request, acceptingBesides: configuration.acceptableStatusCodes)
             return try await BodyReading.$download.withValue(nil) {
                 try await stream(
-                    request, requestType: requestType, priority: priority, progress: progress, isDownload: true)
+                    request, requestType: requestType, priority: priority, progress: progress, download: download)
             }
         }
         return try await stream(
-            request, requestType: requestType, priority: priority, progress: progress, isDownload: false)
+            request, requestType: requestType, priority: priority, progress: progress, download: nil)
     }
 
     private func stream(
         _ request: NetworkRequest, requestType: ObjectIdentifier?, priority: RequestPriority,
-        progress: TransferProgressHandler?, isDownload: Bool
+        progress: TransferProgressHandler?, download: BodyReading.Download?
     ) async throws -> ResponseStream {
         do {
             return try await runner.send(
                 request, registration: .registeredIn(activeSends), as: requestType, priority: priority,
                 reading: BodyReading(
-                    streams: true, progress: progress, requestType: requestType, isDownload: isDownload),
+                    streams: true, progress: progress, requestType: requestType, download: download),
                 through: { NetworkTransportStep(network: self) }
             ) { response, context in
                 var response = response

@@ -92,7 +92,10 @@ struct FileDownload: Sendable {
             progressOffset.withLock { $0 = offset }
             let stream: ResponseStream
             do {
-                stream = try await BodyReading.$download.withValue(BodyReading.Download(resumption: resumption)) {
+                let download = BodyReading.Download(
+                    resumption: resumption,
+                    folder: placed?.file.url.deletingLastPathComponent() ?? destination.knownFolder)
+                stream = try await BodyReading.$download.withValue(download) {
                     try await start(progress.map { Self.counting($0, from: progressOffset) })
                 }
             } catch {

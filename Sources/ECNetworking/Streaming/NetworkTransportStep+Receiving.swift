@@ -16,7 +16,9 @@ extension NetworkTransportStep {
         // Set only when there is something to set: the first write copies the fields the wire
         // request still shares.
         if let progress = reading.progress { transportRequest.uploadProgress = progress }
-        if reading.isDownload { transportRequest.isDownload = true }
+        if let download = reading.download {
+            transportRequest.download = TransportRequest.Download(folder: download.folder)
+        }
         var response = try await TransportCall.send(
             transportRequest, on: network.route, collectingBody: false, cancellation: cancellation)
         guard let bytes = response.bodyOnTheWire.take() else { return response }
@@ -27,7 +29,7 @@ extension NetworkTransportStep {
         let keepsStreaming = reading.streams && isAcceptable
         let releasesSlotAtEnd =
             keepsStreaming && holdsSlot
-            && (network.configuration.streamsHoldConcurrencySlot || reading.isDownload)
+            && (network.configuration.streamsHoldConcurrencySlot || reading.download != nil)
         if releasesSlotAtEnd { holdsSlot = false }
         // `cancelAll` reaches the body through a cancellation of its own, since the send's ends
         // when the head is returned.

@@ -50,7 +50,7 @@ public struct TransportRequest: Sendable {
         var cachePolicy: URLRequest.CachePolicy?
         var uploadProgress: TransferProgressHandler?
         var redirectObserver: (any RedirectObserver)?
-        var isDownload = false
+        var download: Download?
     }
 
     /// The method.
@@ -101,14 +101,22 @@ public struct TransportRequest: Sendable {
         _modify { yield &storage.unique.value.redirectObserver }
     }
 
-    /// Whether the body goes to a download's file, which takes each chunk where it arrives (see
+    /// What the transport may know of a download whose file takes the body; `nil` for any other
+    /// send.
+    package var download: Download? {
+        get { storage.value.download }
+        _modify { yield &storage.unique.value.download }
+    }
+
+    /// A download's body goes to a file, which takes each chunk where it arrives (see
     /// ``ByteStream/push(to:)``) once the head has passed the send's stages. A transport that
-    /// cannot pause a transfer (``URLSessionTransport`` on Linux) keeps what arrives before then
-    /// without its slow reader's limit: the download is no reader that fell behind, and writes
-    /// every one of those bytes to disk anyway.
-    package var isDownload: Bool {
-        get { storage.value.isDownload }
-        _modify { yield &storage.unique.value.isDownload }
+    /// cannot pause a transfer (``URLSessionTransport`` on Linux) must keep what arrives before
+    /// then; for a download that is no reader that fell behind, and it can be kept on the disk the
+    /// download writes to.
+    package struct Download: Sendable {
+        /// The folder of the download's file, when it is known before the head: a file there
+        /// takes every one of the body's bytes anyway.
+        var folder: URL?
     }
 
     /// Creates a request.

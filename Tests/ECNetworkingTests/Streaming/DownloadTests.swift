@@ -130,28 +130,72 @@ final class DownloadTests: Sendable {
 
     /// What arrives before the download takes over, while the send's stages look at the head, is
     /// kept for it over `URLSessionTransport` on Linux (which cannot pause the transfer), however
-    /// much: the spill limit is for a reader that fell behind, and the download writes every one of
-    /// those bytes anyway. Here a response-began action holds the head until the server has written
-    /// a 32 MiB body: the kernel's loopback buffers hold a few MiB of it, so most has reached the
-    /// transport, far past the 1 MiB in memory and the 4 MiB spill limit. Before, the download
-    /// failed with `readerFellBehind` (as it did on a busy machine without the action's wait).
-    @Test("a download whose head is held while the body arrives is not limited by the spill file")
+    /// much, in a spill file in the download's own folder: the spill limit is for a reader that
+    /// fell behind, and the download writes every one of those bytes there anyway, while the
+    /// transport's spill folder is often memory. Here a response-began action holds the head until
+    /// the server has written a 32 MiB body: the kernel's loopback buffers hold a few MiB of it, so
+    /// most has reached the transport, far past the 1 MiB in memory and the 4 MiB spill limit.
+    /// Before, the download failed with `readerFellBehind` (as it did on a busy machine without
+    /// the action's wait).
+    @Test("a download whose head is held while the body arrives keeps it in its own folder, past the spill limit")
     func heldHeadIsNotLimited() async throws {
-        let body = Data((0..<32 * TransportTestRoutes.megabyte).map { UInt8(truncatingIfNeeded: $0 / 5) })
-        let gate = DispatchSemaphore(value: 0)
-        let written = DispatchSemaphore(value: 0)
-        let head = Data("HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8)
-        let server = try LoopbackHTTPServer { _ in .raw(head, gate: gate, rest: body, written: written) }
-        defer { server.stop() }
-        let transport = URLSessionTransport(configuration: .ephemeral, maximumSpillSize: 4 * 1_048_576)
-        defer { transport.invalidate() }
+        let spillFolder = directory.appendingPathComponent("spill")
+        try FileManager.default.createDirectory(at: spillFolder, withIntermediateDirectories: true)
+        let (network, transport, server) = try heldHeadNetwork(spillFolder: spillFolder)
+        defer {
+            transport.invalidate()
+            server.stop()
+        }
+        let destination = directory.appendingPathComponent("held.bin")
+        let file = try await network.download(
+            NetworkRequest(url: server.baseURL.appendingPathComponent("held")), to: destination)
+        #expect(file.byteCount == Int64(Self.heldBody.count))
+        #expect(try Data(contentsOf: destination) == Self.heldBody)
+        let spills = server.spillsSeen.all.flatMap { $0 }
+        #expect(spills.contains { $0.hasPrefix(directory.path + "/ECNetworking-body-") }, "\(spills)")
+        #expect(!spills.contains { $0.hasPrefix(spillFolder.path) }, "\(spills)")
+    }
+
+    /// A destination chosen from the head has no folder before it: what arrives before the
+    /// download takes over goes where a slow reader's bytes go, up to the transport's spill limit
+    /// (documented in the Linux notes).
+    @Test("a download to a destination chosen from the head keeps the spill limit while its head is held")
+    func heldHeadOfChosenDestinationIsLimited() async throws {
+        let (network, transport, server) = try heldHeadNetwork(spillFolder: nil)
+        defer {
+            transport.invalidate()
+            server.stop()
+        }
+        let destination = directory.appendingPathComponent("chosen.bin")
+        let error = await networkError {
+            _ = try await network.download(
+                NetworkRequest(url: server.baseURL.appendingPathComponent("held")), to: .chosen { _, _ in destination })
+        }
+        guard case .readerFellBehind(let limit)? = error else {
+            Issue.record("expected readerFellBehind, got \(String(describing: error))")
+            return
+        }
+        #expect(limit == 4 * 1_048_576)
+        #expect(folderContents.isEmpty)
+    }
+
+    /// 32 MiB, far past the 1 MiB kept in memory and the 4 MiB spill limit of ``heldHeadNetwork(spillFolder:)``.
+    private static let heldBody = Data(
+        (0..<32 * TransportTestRoutes.megabyte).map { UInt8(truncatingIfNeeded: $0 / 5) })
+
+    /// A network over `URLSessionTransport` with a 4 MiB spill limit, whose response-began action
+    /// lets the server send ``heldBody`` and holds the head until the server has written it,
+    /// noting then the spill files the process has open.
+    private func heldHeadNetwork(
+        spillFolder: URL?
+    ) throws -> (URLSessionNetwork, URLSessionTransport, HeldBodyServer) {
+        let server = try HeldBodyServer(body: Self.heldBody)
+        let transport = URLSessionTransport(
+            configuration: .ephemeral, spillDirectory: spillFolder, maximumSpillSize: 4 * 1_048_576)
         let network = URLSessionNetwork(
             configuration: NetworkConfiguration(baseURL: server.baseURL), transport: transport)
-        network.add(action: HeadGate(gate: gate, holdsUntil: written))
-        let destination = directory.appendingPathComponent("held.bin")
-        let file = try await network.download(request("held", on: server), to: destination)
-        #expect(file.byteCount == Int64(body.count))
-        #expect(try Data(contentsOf: destination) == body)
+        network.add(action: HeadGate(gate: server.gate, holdsUntil: server.written, spillsSeen: server.spillsSeen))
+        return (network, transport, server)
     }
 
     #if AsyncHTTPClient
@@ -181,16 +225,39 @@ final class DownloadTests: Sendable {
     #endif
 
     /// Lets the server send the body once the network has the head; with `holdsUntil`, keeps the
-    /// head until the server has written the body (or 30 s).
+    /// head until the server has written the body (or 30 s), and notes in `spillsSeen` the spill
+    /// files open then.
     private struct HeadGate: ResponseBeganAction {
         let gate: DispatchSemaphore
         var holdsUntil: DispatchSemaphore?
+        var spillsSeen: Log<[String]>?
 
         func responseBegan(request: NetworkRequest, response: NetworkResponse) {
             gate.signal()
             // Blocking one of the runtime's threads: a test's action, for the body's write alone.
-            _ = holdsUntil?.wait(timeout: .now() + 30)
+            guard let holdsUntil else { return }
+            _ = holdsUntil.wait(timeout: .now() + 30)
+            spillsSeen?.append(openFilePaths().filter { $0.contains("/ECNetworking-body-") })
         }
+    }
+
+    /// A server whose one answer is a head, then `body` once `gate` is signalled, then a signal
+    /// on `written`.
+    private struct HeldBodyServer {
+        let gate = DispatchSemaphore(value: 0)
+        let written = DispatchSemaphore(value: 0)
+        let spillsSeen = Log<[String]>()
+        private let server: LoopbackHTTPServer
+
+        init(body: Data) throws {
+            let head = Data("HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8)
+            let (gate, written) = (gate, written)
+            server = try LoopbackHTTPServer { _ in .raw(head, gate: gate, rest: body, written: written) }
+        }
+
+        var baseURL: URL { server.baseURL }
+
+        func stop() { server.stop() }
     }
 
     @Test("a cancelled download leaves no file", arguments: TransportKind.allCases)

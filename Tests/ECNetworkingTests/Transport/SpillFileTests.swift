@@ -17,14 +17,6 @@ struct SpillFileTests {
         return folder
     }
 
-    /// The paths the process's open descriptors point to: an unlinked spill file still shows there.
-    private static func openFilePaths() -> [String] {
-        let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        return descriptors.compactMap {
-            try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\($0)")
-        }
-    }
-
     @Test("a file refuses the bytes that would take it past its limit, and keeps the ones it took")
     func limit() throws {
         var file = try #require(SpillFile(SpillFile.Settings(directory: nil, limit: 10)))
@@ -115,11 +107,11 @@ struct SpillFileTests {
             var iterator = response.body.makeAsyncIterator()
             var received = try await iterator.next() ?? Data()
             // The reader stalls until the transfer spills into the folder given.
-            try await waitUntil { Self.openFilePaths().contains { $0.hasPrefix(folder.path + "/ECNetworking-body-") } }
+            try await waitUntil { openFilePaths().contains { $0.hasPrefix(folder.path + "/ECNetworking-body-") } }
             while let chunk = try await iterator.next() { received.append(chunk) }
 
             #expect(received == body)
-            #expect(!Self.openFilePaths().contains { $0.hasPrefix(folder.path) }, "the spill file is closed")
+            #expect(!openFilePaths().contains { $0.hasPrefix(folder.path) }, "the spill file is closed")
         }
     #endif
 }

@@ -78,11 +78,11 @@ struct SpillFile {
         #endif
     }
 
-    /// Appends `data` at the end, unless `isLimited` and the space the file takes would grow past
-    /// its limit: the bytes unread, or, where read bytes keep their space, everything written.
-    mutating func append(_ data: Data, isLimited: Bool = true) -> AppendOutcome {
+    /// Appends `data` at the end, unless the space the file takes would grow past its limit: the
+    /// bytes unread, or, where read bytes keep their space, everything written.
+    mutating func append(_ data: Data) -> AppendOutcome {
         let taken = releasedOffset == nil ? writeOffset : unreadCount
-        guard !isLimited || taken + Int64(data.count) <= Int64(limit) else { return .overLimit }
+        guard taken + Int64(data.count) <= Int64(limit) else { return .overLimit }
         let isWritten = data.withUnsafeBytes { buffer -> Bool in
             var done = 0
             while done < buffer.count {

@@ -39,9 +39,8 @@ import Foundation
 /// then the transfer's: nothing piles up behind a reader the machine is too busy to run, and no
 /// chunk is written twice (once to a spill file, once to the download's).
 /// What arrives before the download takes over (while the send's stages look at the head) is
-/// kept as a slow reader's bytes are, but on Linux without the spill limit: the download is no
-/// reader that fell behind, and writes all of it anyway; on a busy machine that wait let more
-/// than 5 MiB through on loopback.
+/// kept as a slow reader's bytes are; on Linux the transport gives such an exchange spill settings
+/// of the download's own (see ``URLSessionTransport``).
 ///
 /// Gathered (see ``GatheringTransport``), there is no reader: the exchange keeps every chunk and
 /// hands the whole response to its completion handler when the transfer ends, never suspending it.
@@ -87,9 +86,6 @@ final class URLSessionExchange: SessionTask {
         /// The push waiting for the body's end.
         var pushWaiter: UnsafeContinuation<Void, any Error>?
         var isSuspended = false
-        /// Whether the body waits for a download's push (see ``TransportRequest/isDownload``), so
-        /// that a spill file takes what arrives before it without a limit; cleared by a read.
-        var awaitsPush: Bool
         /// The bytes that arrived while the reader was behind, newer than every chunk in `chunks`,
         /// on Linux (see the type's comment).
         var spill: SpillFile?
@@ -138,7 +134,7 @@ final class URLSessionExchange: SessionTask {
     private let spillSettings: SpillFile.Settings
     private let delegate: TransportDelegate
     private let delivery: Delivery
-    private let state: InlineLockedState<State>
+    private let state = InlineLockedState(State())
 
     /// Who hears of the request body's bytes as the session sends them.
     let uploadProgress: TransferProgressHandler?
@@ -148,9 +144,8 @@ final class URLSessionExchange: SessionTask {
     init(
         sending urlRequest: URLRequest, ownedBody: OwnedBody?, on transport: URLSessionTransport, limit: Int?,
         delegate: TransportDelegate, delivery: Delivery, spillSettings: SpillFile.Settings = .default,
-        awaitsPush: Bool = false, uploadProgress: TransferProgressHandler? = nil, uploadLength: Int? = nil
+        uploadProgress: TransferProgressHandler? = nil, uploadLength: Int? = nil
     ) {
-        self.state = InlineLockedState(State(awaitsPush: awaitsPush))
         self.transport = transport
         self.urlRequest = urlRequest
         self.ownedBody = ownedBody
@@ -243,8 +238,6 @@ final class URLSessionExchange: SessionTask {
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { continuation in
                 let result = state.withLock { state -> Result<Data?, any Error>? in
-                    // A body read rather than pushed is a reader's, with its limit.
-                    state.awaitsPush = false
                     if state.hasPendingChunk {
                         let chunk = state.takePending()
                         if state.isSuspended && state.chunks.byteCount <= Self.lowWaterMark { resumeTask(in: &state) }
@@ -413,7 +406,7 @@ final class URLSessionExchange: SessionTask {
             }
             if state.spill != nil {
                 // Once bytes are in the file, newer ones follow them there, so order is kept.
-                switch state.spill!.append(data, isLimited: !state.awaitsPush) {
+                switch state.spill!.append(data) {
                 case .appended: return (.none, nil)
                 case .overLimit: return (.failed(NetworkError.readerFellBehind(limit: spillSettings.limit)), nil)
                 case .failed: return (.failed(Self.spillError), nil)

@@ -91,8 +91,9 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
     ///     that falls behind (what it has read gives its space back, where the file system can),
     ///     64 MiB unless given; past it the transfer stops with
     ///     ``NetworkError/readerFellBehind(limit:)``. A download writes each chunk to its file as
-    ///     it arrives, and keeps on disk only what arrives before it takes over (while the send's
-    ///     stages look at the head), however much that is: a download never falls behind.
+    ///     it arrives, and keeps only what arrives before it takes over (while the send's stages
+    ///     look at the head), in its own folder and without this limit where that folder is known
+    ///     before the head.
     ///   - tls: A ``TLSPolicy``. `URLSession` applies none of its settings (see ``TLSPolicy``):
     ///     with anything but ``TLSPolicy/system`` every send fails at once with
     ///     ``NetworkError/tlsSettingUnavailable(_:)``, rather than ignore a pin or a root of trust.
@@ -157,9 +158,20 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
         let urlRequest = try await URLRequest.sending(request, readsFileItself: true)
         return try await exchange(
             for: urlRequest, body: request.body, limit: limit(of: request), delivery: .streamed,
-            awaitsPush: request.isDownload, uploadProgress: request.uploadProgress,
+            spillSettings: spillSettings(for: request), uploadProgress: request.uploadProgress,
             uploadLength: request.body?.length
         ).head()
+    }
+
+    /// Where `request`'s body is kept when its reader falls behind (Linux only): a download whose
+    /// folder is known keeps what arrives before it takes the body over (see
+    /// ``TransportRequest/Download``) in a spill file in that folder, without a limit but the
+    /// response's own, since the download writes every one of those bytes there anyway. The
+    /// transport's spill folder, often a `tmpfs`, that is memory, is for readers that fell behind,
+    /// up to its limit.
+    private func spillSettings(for request: TransportRequest) -> SpillFile.Settings {
+        guard let folder = request.download?.folder else { return spillSettings }
+        return SpillFile.Settings(directory: folder, limit: .max)
     }
 
     /// The largest body `request` may have: its own limit or the transport's, whichever is smaller.
@@ -174,7 +186,8 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
     /// A new exchange for `urlRequest`, whose task the control queue makes when it starts.
     private func exchange(
         for urlRequest: URLRequest, body: TransportRequestBody?, limit: Int?, delivery: URLSessionExchange.Delivery,
-        awaitsPush: Bool = false, uploadProgress: TransferProgressHandler? = nil, uploadLength: Int? = nil
+        spillSettings: SpillFile.Settings? = nil, uploadProgress: TransferProgressHandler? = nil,
+        uploadLength: Int? = nil
     ) -> URLSessionExchange {
         let ownedBody: URLSessionExchange.OwnedBody? =
             switch body?.source {
@@ -184,7 +197,7 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
             }
         return URLSessionExchange(
             sending: urlRequest, ownedBody: ownedBody, on: self, limit: limit, delegate: delegate,
-            delivery: delivery, spillSettings: spillSettings, awaitsPush: awaitsPush, uploadProgress: uploadProgress,
+            delivery: delivery, spillSettings: spillSettings ?? self.spillSettings, uploadProgress: uploadProgress,
             uploadLength: uploadLength)
     }
 
