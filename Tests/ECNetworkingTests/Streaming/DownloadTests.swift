@@ -128,75 +128,128 @@ final class DownloadTests: Sendable {
         #expect(reports.count > 1)
     }
 
-    /// What arrives before the download takes over, while the send's stages look at the head, is
-    /// kept for it over `URLSessionTransport` on Linux (which cannot pause the transfer), however
-    /// much, in a spill file in the download's own folder: the spill limit is for a reader that
-    /// fell behind, and the download writes every one of those bytes there anyway, while the
-    /// transport's spill folder is often memory. Here a response-began action holds the head until
-    /// the server has written a 32 MiB body: the kernel's loopback buffers hold a few MiB of it, so
-    /// most has reached the transport, far past the 1 MiB in memory and the 4 MiB spill limit.
-    /// Before, the download failed with `readerFellBehind` (as it did on a busy machine without
-    /// the action's wait).
-    @Test("a download whose head is held while the body arrives keeps it in its own folder, past the spill limit")
-    func heldHeadIsNotLimited() async throws {
-        let spillFolder = directory.appendingPathComponent("spill")
-        try FileManager.default.createDirectory(at: spillFolder, withIntermediateDirectories: true)
-        let (network, transport, server) = try heldHeadNetwork(spillFolder: spillFolder)
-        defer {
-            transport.invalidate()
-            server.stop()
+    // Linux alone: FoundationNetworking cannot pause a transfer, so what arrives while the head
+    // is held is kept in a spill file; Apple platforms pause the transfer instead, and keep none.
+    #if canImport(FoundationNetworking)
+        /// What arrives before the download takes over, while the send's stages look at the head, is
+        /// kept for it over `URLSessionTransport` on Linux (which cannot pause the transfer), however
+        /// much, in a spill file in the download's own folder: the spill limit is for a reader that
+        /// fell behind, and the download writes every one of those bytes there anyway, while the
+        /// transport's spill folder is often memory. Here a response-began action holds the head until
+        /// the server has written a 32 MiB body: the kernel's loopback buffers hold a few MiB of it, so
+        /// most has reached the transport, far past the 1 MiB in memory and the 4 MiB spill limit.
+        /// Before, the download failed with `readerFellBehind` (as it did on a busy machine without
+        /// the action's wait).
+        @Test("a download whose head is held while the body arrives keeps it in its own folder, past the spill limit")
+        func heldHeadIsNotLimited() async throws {
+            let spillFolder = directory.appendingPathComponent("spill")
+            try FileManager.default.createDirectory(at: spillFolder, withIntermediateDirectories: true)
+            let (network, transport, server) = try heldHeadNetwork(spillFolder: spillFolder)
+            defer {
+                transport.invalidate()
+                server.stop()
+            }
+            let destination = directory.appendingPathComponent("held.bin")
+            let file = try await network.download(
+                NetworkRequest(url: server.baseURL.appendingPathComponent("held")), to: destination)
+            #expect(file.byteCount == Int64(Self.heldBody.count))
+            #expect(try Data(contentsOf: destination) == Self.heldBody)
+            let spills = server.spillsSeen.all.flatMap { $0 }
+            #expect(spills.contains { $0.hasPrefix(directory.path + "/ECNetworking-body-") }, "\(spills)")
+            #expect(!spills.contains { $0.hasPrefix(spillFolder.path) }, "\(spills)")
         }
-        let destination = directory.appendingPathComponent("held.bin")
-        let file = try await network.download(
-            NetworkRequest(url: server.baseURL.appendingPathComponent("held")), to: destination)
-        #expect(file.byteCount == Int64(Self.heldBody.count))
-        #expect(try Data(contentsOf: destination) == Self.heldBody)
-        let spills = server.spillsSeen.all.flatMap { $0 }
-        #expect(spills.contains { $0.hasPrefix(directory.path + "/ECNetworking-body-") }, "\(spills)")
-        #expect(!spills.contains { $0.hasPrefix(spillFolder.path) }, "\(spills)")
-    }
 
-    /// A destination chosen from the head has no folder before it: what arrives before the
-    /// download takes over goes where a slow reader's bytes go, up to the transport's spill limit
-    /// (documented in the Linux notes).
-    @Test("a download to a destination chosen from the head keeps the spill limit while its head is held")
-    func heldHeadOfChosenDestinationIsLimited() async throws {
-        let (network, transport, server) = try heldHeadNetwork(spillFolder: nil)
-        defer {
-            transport.invalidate()
-            server.stop()
+        /// A destination chosen from the head has no folder before it: what arrives before the
+        /// download takes over goes where a slow reader's bytes go, up to the transport's spill limit
+        /// (documented in the Linux notes).
+        @Test("a download to a destination chosen from the head keeps the spill limit while its head is held")
+        func heldHeadOfChosenDestinationIsLimited() async throws {
+            let (network, transport, server) = try heldHeadNetwork(spillFolder: nil)
+            defer {
+                transport.invalidate()
+                server.stop()
+            }
+            let destination = directory.appendingPathComponent("chosen.bin")
+            let error = await networkError {
+                _ = try await network.download(
+                    NetworkRequest(url: server.baseURL.appendingPathComponent("held")),
+                    to: .chosen { _, _ in destination })
+            }
+            guard case .readerFellBehind(let limit)? = error else {
+                Issue.record("expected readerFellBehind, got \(String(describing: error))")
+                return
+            }
+            #expect(limit == 4 * 1_048_576)
+            #expect(folderContents.isEmpty)
         }
-        let destination = directory.appendingPathComponent("chosen.bin")
-        let error = await networkError {
+
+        /// The spill file a held head made in the download's folder is closed once the download has
+        /// taken its bytes over, and is never seen in the folder: only the finished file is there.
+        @Test("a download whose head was held leaves no spill file open and only its file in its folder")
+        func heldHeadLeavesNothing() async throws {
+            let (network, transport, server) = try heldHeadNetwork(spillFolder: nil)
+            defer {
+                transport.invalidate()
+                server.stop()
+            }
+            let destination = directory.appendingPathComponent("held.bin")
             _ = try await network.download(
-                NetworkRequest(url: server.baseURL.appendingPathComponent("held")), to: .chosen { _, _ in destination })
+                NetworkRequest(url: server.baseURL.appendingPathComponent("held")), to: destination)
+            let spillPrefix = directory.path + "/ECNetworking-body-"
+            #expect(server.spillsSeen.all.flatMap { $0 }.contains { $0.hasPrefix(spillPrefix) })
+            #expect(!openFilePaths().contains { $0.hasPrefix(spillPrefix) }, "the spill file is closed")
+            #expect(folderContents == ["held.bin"])
         }
-        guard case .readerFellBehind(let limit)? = error else {
-            Issue.record("expected readerFellBehind, got \(String(describing: error))")
-            return
+
+        /// A download cancelled while its head is held, its early bytes in a spill file in its
+        /// folder, closes that file and leaves nothing in the folder.
+        @Test("a download cancelled while its head is held leaves no spill file open and nothing in its folder")
+        func heldHeadCancelled() async throws {
+            let server = try HeldBodyServer(body: Self.heldBody)
+            let transport = URLSessionTransport(configuration: .ephemeral, maximumSpillSize: 4 * 1_048_576)
+            let network = URLSessionNetwork(
+                configuration: NetworkConfiguration(baseURL: server.baseURL), transport: transport)
+            let release = DispatchSemaphore(value: 0)
+            network.add(action: HeadGate(gate: server.gate, holdsUntil: release))
+            defer {
+                release.signal()
+                transport.invalidate()
+                server.stop()
+            }
+            let spillPrefix = directory.path + "/ECNetworking-body-"
+            let download = Task {
+                try await network.download(
+                    NetworkRequest(url: server.baseURL.appendingPathComponent("held")),
+                    to: directory.appendingPathComponent("cancelled.bin"))
+            }
+            try await waitUntil { openFilePaths().contains { $0.hasPrefix(spillPrefix) } }
+            download.cancel()
+            release.signal()
+            let error = await networkError { _ = try await download.value }
+            #expect(error?.isCancellation == true, "got \(String(describing: error))")
+            try await waitUntil { !openFilePaths().contains { $0.hasPrefix(spillPrefix) } }
+            #expect(folderContents.isEmpty)
         }
-        #expect(limit == 4 * 1_048_576)
-        #expect(folderContents.isEmpty)
-    }
 
-    /// 32 MiB, far past the 1 MiB kept in memory and the 4 MiB spill limit of ``heldHeadNetwork(spillFolder:)``.
-    private static let heldBody = Data(
-        (0..<32 * TransportTestRoutes.megabyte).map { UInt8(truncatingIfNeeded: $0 / 5) })
+        /// 32 MiB, far past the 1 MiB kept in memory and the 4 MiB spill limit of ``heldHeadNetwork(spillFolder:)``.
+        private static let heldBody = Data(
+            (0..<32 * TransportTestRoutes.megabyte).map { UInt8(truncatingIfNeeded: $0 / 5) })
 
-    /// A network over `URLSessionTransport` with a 4 MiB spill limit, whose response-began action
-    /// lets the server send ``heldBody`` and holds the head until the server has written it,
-    /// noting then the spill files the process has open.
-    private func heldHeadNetwork(
-        spillFolder: URL?
-    ) throws -> (URLSessionNetwork, URLSessionTransport, HeldBodyServer) {
-        let server = try HeldBodyServer(body: Self.heldBody)
-        let transport = URLSessionTransport(
-            configuration: .ephemeral, spillDirectory: spillFolder, maximumSpillSize: 4 * 1_048_576)
-        let network = URLSessionNetwork(
-            configuration: NetworkConfiguration(baseURL: server.baseURL), transport: transport)
-        network.add(action: HeadGate(gate: server.gate, holdsUntil: server.written, spillsSeen: server.spillsSeen))
-        return (network, transport, server)
-    }
+        /// A network over `URLSessionTransport` with a 4 MiB spill limit, whose response-began action
+        /// lets the server send ``heldBody`` and holds the head until the server has written it,
+        /// noting then the spill files the process has open.
+        private func heldHeadNetwork(
+            spillFolder: URL?
+        ) throws -> (URLSessionNetwork, URLSessionTransport, HeldBodyServer) {
+            let server = try HeldBodyServer(body: Self.heldBody)
+            let transport = URLSessionTransport(
+                configuration: .ephemeral, spillDirectory: spillFolder, maximumSpillSize: 4 * 1_048_576)
+            let network = URLSessionNetwork(
+                configuration: NetworkConfiguration(baseURL: server.baseURL), transport: transport)
+            network.add(action: HeadGate(gate: server.gate, holdsUntil: server.written, spillsSeen: server.spillsSeen))
+            return (network, transport, server)
+        }
+    #endif
 
     #if AsyncHTTPClient
         /// Where async-http-client's event loop resumes the download with a chunk, the chunk is
