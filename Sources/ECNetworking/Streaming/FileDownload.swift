@@ -92,9 +92,12 @@ struct FileDownload: Sendable {
             progressOffset.withLock { $0 = offset }
             let stream: ResponseStream
             do {
+                // Only a file URL names a folder: of another, only the path would be used, and
+                // `.suggestedName(in: https://host/tmp)` would keep the early bytes in `/tmp`.
                 let download = BodyReading.Download(
                     resumption: resumption,
-                    folder: placed?.file.url.deletingLastPathComponent() ?? destination.knownFolder)
+                    folder: placed?.file.url.deletingLastPathComponent()
+                        ?? destination.knownFolder.flatMap { $0.isFileURL ? $0 : nil })
                 stream = try await BodyReading.$download.withValue(download) {
                     try await start(progress.map { Self.counting($0, from: progressOffset) })
                 }

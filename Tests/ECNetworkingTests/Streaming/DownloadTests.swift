@@ -231,6 +231,29 @@ final class DownloadTests: Sendable {
             #expect(folderContents.isEmpty)
         }
 
+        /// A folder that is not a file URL names no folder to keep a download's early bytes in: only
+        /// its path would be used, so `https://host/tmp` would put the spill file in `/tmp`.
+        @Test("a suggested-name folder that is not a file URL gets no spill file at its path")
+        func nonFileFolderGetsNoSpill() async throws {
+            let (network, transport, server) = try heldHeadNetwork(spillFolder: nil)
+            defer {
+                transport.invalidate()
+                server.stop()
+            }
+            let folder = URL(string: "https://127.0.0.1\(directory.path)")!
+            let error = await networkError {
+                _ = try await network.download(
+                    NetworkRequest(url: server.baseURL.appendingPathComponent("held")), to: .suggestedName(in: folder))
+            }
+            guard case .invalidRequest? = error else {
+                Issue.record("expected invalidRequest, got \(String(describing: error))")
+                return
+            }
+            let spills = server.spillsSeen.all.flatMap { $0 }
+            #expect(!spills.contains { $0.hasPrefix(directory.path + "/") }, "\(spills)")
+            #expect(folderContents.isEmpty)
+        }
+
         /// 32 MiB, far past the 1 MiB kept in memory and the 4 MiB spill limit of ``heldHeadNetwork(spillFolder:)``.
         private static let heldBody = Data(
             (0..<32 * TransportTestRoutes.megabyte).map { UInt8(truncatingIfNeeded: $0 / 5) })
