@@ -86,7 +86,9 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
     ///     that one list governs both.
     ///   - spillDirectory: On Linux, the folder where a streamed body's reader that falls behind
     ///     has its bytes kept (see <doc:LinuxNotes>); `nil` for `NSTemporaryDirectory()`, which is
-    ///     often a `tmpfs`, that is memory. Unused on Apple platforms, which pause the transfer.
+    ///     often a `tmpfs`, that is memory. A download whose folder is known before the head
+    ///     keeps what arrives before it takes the body over in that folder instead. Unused on
+    ///     Apple platforms, which pause the transfer.
     ///   - maximumSpillSize: On Linux, the most bytes one streamed body keeps on disk for a reader
     ///     that falls behind (what it has read gives its space back, where the file system can),
     ///     64 MiB unless given; past it the transfer stops with
