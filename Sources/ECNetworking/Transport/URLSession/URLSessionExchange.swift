@@ -33,14 +33,14 @@ import Foundation
 ///
 /// The size limit is counted here as bytes arrive (after decompression), before a chunk is kept.
 ///
-/// A download pushes instead of reading (see ``push(to:)``): each chunk goes to the download's
-/// receiver where it arrives, on the session's queue, after the chunks kept before, and the
-/// receiver writes it to the file there, as a hand-written delegate would. The disk's pace is
-/// then the transfer's: nothing piles up behind a reader the machine is too busy to run, and no
-/// chunk is written twice (once to a spill file, once to the download's).
-/// What arrives before the download takes over (while the send's stages look at the head) is
-/// kept as a slow reader's bytes are; on Linux the transport gives such an exchange spill settings
-/// of the download's own (see ``URLSessionTransport``).
+/// A download pushes instead of reading (see ``push(to:)``): once it has taken over, each chunk
+/// goes to the download's receiver where it arrives, on the session's queue, and the receiver
+/// writes it to the file there, as a hand-written delegate would. The disk's pace is then the
+/// transfer's: nothing piles up behind a reader the machine is too busy to run, and no chunk is
+/// written twice (once to a spill file, once to the download's). What arrives before the download
+/// takes over (while the send's stages look at the head) is kept as a slow reader's bytes are,
+/// and handed over first, off the session's queue; on Linux the transport gives such an exchange
+/// spill settings of the download's own (see ``URLSessionTransport``).
 ///
 /// Gathered (see ``GatheringTransport``), there is no reader: the exchange keeps every chunk and
 /// hands the whole response to its completion handler when the transfer ends, never suspending it.
@@ -259,29 +259,99 @@ final class URLSessionExchange: SessionTask {
     }
 
     /// Hands every chunk of the body to `receiver`, in order, and returns at the body's end, or
-    /// throws its error; cancelling the calling task ends the exchange. Every chunk goes over on
-    /// the session's queue (see the type's comment), those kept before this call first, with the
-    /// next one to arrive: the session waits for them as it waits for the rest, so a backlog
-    /// never grows while it is written. A body that ended before this call is handed over off
-    /// the session's queue and the concurrency runtime's threads. A chunk `receiver` throws for
-    /// ends the exchange with that error and drops the transfer.
+    /// throws its error; cancelling the calling task ends the exchange. Each chunk that arrives
+    /// once the push has taken over goes to `receiver` on the session's queue (see the type's
+    /// comment). What was kept before this call is handed over first, off the session's queue and
+    /// the concurrency runtime's threads, while newer chunks are kept after it (see
+    /// ``drain(to:)``): handed over inside the session's callback, a backlog as large as a long
+    /// wait at the head let in would hold every FoundationNetworking transfer of the process back
+    /// while it was copied. A chunk `receiver` throws for ends the exchange with that error and
+    /// drops the transfer.
     fileprivate func push(to receiver: @escaping ChunkReceiver) async throws {
         try await withTaskCancellationHandler {
             try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
-                let hasEnded = state.withLock { state -> Bool in
+                let start = state.withLock { state -> PushStart in
                     state.pushWaiter = continuation
-                    guard state.ending == nil else { return true }
-                    state.receiver = receiver
-                    // A transfer paused for a reader that fell behind goes on: the receiver takes
-                    // the backlog with the next chunk.
-                    if state.isSuspended { resumeTask(in: &state) }
-                    return false
+                    guard state.ending == nil else { return .ended }
+                    guard !state.hasPendingChunk else { return .draining }
+                    attach(receiver, in: &state)
+                    return .attached
                 }
-                if hasEnded { DispatchQueue.global().async { self.finishPush(to: receiver) } }
+                switch start {
+                case .ended: DispatchQueue.global().async { self.finishPush(to: receiver) }
+                case .draining: DispatchQueue.global().async { self.drain(to: receiver) }
+                case .attached: break
+                }
             }
         } onCancel: {
             stop(with: NetworkError.cancelled)
         }
+    }
+
+    /// How ``push(to:)`` starts.
+    private enum PushStart {
+        /// The exchange had ended: what was kept goes over, then the push hears of the end.
+        case ended
+        /// Chunks were kept: they go over first (see ``drain(to:)``).
+        case draining
+        /// Nothing was kept: the next chunk goes to the receiver where it arrives.
+        case attached
+    }
+
+    /// Makes `receiver` take each chunk where it arrives; the transfer, if paused for a reader
+    /// that fell behind, goes on.
+    private func attach(_ receiver: @escaping ChunkReceiver, in state: inout State) {
+        state.receiver = receiver
+        if state.isSuspended { resumeTask(in: &state) }
+    }
+
+    /// Hands what was kept before a push to `receiver`, oldest first, as a reader would read it
+    /// (newer chunks are kept after it meanwhile, in memory, then in the spill file), and attaches
+    /// `receiver` under the lock once nothing is left, so that the next chunk goes to it where it
+    /// arrives and the order holds. Runs on a dispatch queue of its own, off the session's queue.
+    private func drain(to receiver: @escaping ChunkReceiver) {
+        while true {
+            let step = state.withLock { state -> DrainStep in
+                if state.hasPendingChunk {
+                    let chunk = state.takePending()
+                    if state.isSuspended && state.chunks.byteCount <= Self.lowWaterMark { resumeTask(in: &state) }
+                    return .chunk(chunk)
+                }
+                // Ended with nothing left: the push hears of it here, as no one else will.
+                if let ending = state.ending { return .ended(ending, state.pushWaiter.take()) }
+                // From here on the exchange's end tells the push (see `end(with:)`).
+                attach(receiver, in: &state)
+                return .attached
+            }
+            switch step {
+            case .chunk(.success(let data)):
+                do {
+                    try receiver(data)
+                } catch {
+                    return abandonPush(with: error)
+                }
+            case .chunk(.failure(let error)):
+                return abandonPush(with: error)
+            case .ended(let outcome, let waiter):
+                waiter?.resume(with: outcome)
+                return
+            case .attached:
+                return
+            }
+        }
+    }
+
+    /// What ``drain(to:)`` does next.
+    private enum DrainStep {
+        case chunk(Result<Data, any Error>)
+        case ended(Result<Void, any Error>, UnsafeContinuation<Void, any Error>?)
+        case attached
+    }
+
+    /// Ends the exchange with `error`, a push's receiver's or its backlog's, and tells the push.
+    private func abandonPush(with error: any Error) {
+        stop(with: error)
+        state.withLock { $0.pushWaiter.take() }?.resume(throwing: error)
     }
 
     /// Pauses the transfer for a reader that fell behind (Apple platforms; see the type's comment).
