@@ -93,10 +93,13 @@ struct FileDownload: Sendable {
             let stream: ResponseStream
             do {
                 // Only a file URL names a folder: of another, only the path would be used, and
-                // `.suggestedName(in: https://host/tmp)` would keep the early bytes in `/tmp`.
+                // `.suggestedName(in: https://host/tmp)` would keep the early bytes in `/tmp`. The
+                // placed file is beside its target (a partial file too), whose folder is read here
+                // rather than the file's own URL: the file was made on its queue and handed over
+                // by a continuation, an ordering ThreadSanitizer cannot see (swiftlang/swift#57803).
                 let download = BodyReading.Download(
                     resumption: resumption,
-                    folder: placed?.file.url.deletingLastPathComponent()
+                    folder: placed?.target.deletingLastPathComponent()
                         ?? destination.knownFolder.flatMap { $0.isFileURL ? $0 : nil })
                 stream = try await BodyReading.$download.withValue(download) {
                     try await start(progress.map { Self.counting($0, from: progressOffset) })

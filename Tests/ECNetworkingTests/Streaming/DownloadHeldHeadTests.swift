@@ -155,8 +155,7 @@ import Testing
         }
 
         /// 32 MiB, far past the 1 MiB kept in memory and the 4 MiB spill limit of ``heldHeadNetwork(spillFolder:)``.
-        private static let heldBody = Data(
-            (0..<32 * TransportTestRoutes.megabyte).map { UInt8(truncatingIfNeeded: $0 / 5) })
+        private static let heldBody = steppedBytes(count: 32 * TransportTestRoutes.megabyte, every: 5)
 
         /// A network over `URLSessionTransport` with a 4 MiB spill limit, whose response-began action
         /// lets the server send ``heldBody`` and holds the head until the server has written it,

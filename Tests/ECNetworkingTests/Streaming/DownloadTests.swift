@@ -102,7 +102,7 @@ final class DownloadTests: Sendable {
     /// holding the body only until the download's file existed let more than 5 MiB through there.
     @Test("a download over URLSession keeps the transfer's pace, however slow its task: nothing spills")
     func keepsPace() async throws {
-        let body = Data((0..<16 * TransportTestRoutes.megabyte).map { UInt8(truncatingIfNeeded: $0 / 7) })
+        let body = steppedBytes(count: 16 * TransportTestRoutes.megabyte, every: 7)
         let gate = DispatchSemaphore(value: 0)
         let head = Data("HTTP/1.1 200 OK\r\nContent-Length: \(body.count)\r\nConnection: close\r\n\r\n".utf8)
         let server = try LoopbackHTTPServer { _ in .raw(head, gate: gate, rest: body) }
