@@ -469,7 +469,9 @@ final class URLSessionExchange: SessionTask {
                 // The chunk that crosses the limit is never kept, so the body never exceeds it.
                 return (.overLimit, nil)
             }
-            if let receiver = state.receiver { return (.none, .receiver(receiver, Self.takeBacklog(from: &state))) }
+            // A receiver is attached only once nothing is kept (see `drain(to:)`), so it takes this chunk
+            // alone.
+            if let receiver = state.receiver { return (.none, .receiver(receiver)) }
             if let reader = state.reader {
                 state.reader = nil
                 return (.none, .reader(reader))
@@ -496,9 +498,8 @@ final class URLSessionExchange: SessionTask {
         switch (handoff, decision) {
         case (.reader(let reader)?, _):
             reader.resume(returning: data)
-        case (.receiver(let receiver, var backlog)?, _):
+        case (.receiver(let receiver)?, _):
             do {
-                try backlog?.hand(to: receiver)
                 try receiver(data)
             } catch {
                 end(with: .failure(error))?.resume(with: error)
@@ -519,8 +520,7 @@ final class URLSessionExchange: SessionTask {
     /// Who takes a chunk that arrives: the reader waiting for it, or a push's receiver.
     private enum ChunkHandoff {
         case reader(UnsafeContinuation<Data?, any Error>)
-        /// With the chunks kept before the receiver took over, which go first.
-        case receiver(ChunkReceiver, Backlog?)
+        case receiver(ChunkReceiver)
     }
 
     /// The transfer ended: completely when `error` is `nil`. `response` is the head, for a
