@@ -446,8 +446,9 @@ package struct StageRunner: Sendable {
                 response.unreadBody = nil
             }
             // The metrics and integrations read the response as the attempt left it, however it
-            // ends: stored once, on the way out, rather than copied in after every completed action.
-            context.response = response
+            // ends: stored once, on the way out, rather than copied in after every completed action,
+            // and only for a send someone reports (a copy of a response retains each of its parts).
+            if context.isReported { context.response = response }
         }
         if !stages.responseBegan.isEmpty || !stages.completed.isEmpty {
             // The decoding's duration must not count the actions' time.
