@@ -55,8 +55,15 @@ package final class ActiveSendRegistry: Sendable {
         }
 
         /// Tells every observer the current count; called with the lock held so updates stay in order.
-        func publish() {
+        // The check inlined into each registration, which every send makes twice, and the loop
+        // called only when someone observes: as one call, it cost each send some ten instruction-cache
+        // misses for nothing (callgrind).
+        @inline(__always) func publish() {
             guard !observers.isEmpty else { return }
+            yieldCount()
+        }
+
+        @inline(never) private func yieldCount() {
             for observer in observers.values { observer.yield(count) }
         }
     }

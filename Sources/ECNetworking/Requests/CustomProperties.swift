@@ -26,6 +26,12 @@ public struct CustomProperties: Sendable, ExpressibleByDictionaryLiteral {
 
     /// Creates properties from a dictionary literal with string keys.
     public init(dictionaryLiteral elements: (String, any Sendable)...) {
+        // `[:]`, every request's default, builds nothing: mapped and uniqued, it cost each built
+        // request a pass through the dictionary's generic initializer.
+        guard !elements.isEmpty else {
+            storage = [:]
+            return
+        }
         storage = Dictionary(elements.map { (StorageKey.name($0.0), $0.1) }, uniquingKeysWith: { $1 })
     }
 

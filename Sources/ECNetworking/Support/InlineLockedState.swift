@@ -20,17 +20,21 @@
     /// check of an optional that is `nil`.
     package struct InlineLockedState<State>: ~Copyable {
         private let mutex: Mutex<State>
+        /// ``ThreadSanitizerAnnotations/active``, read once: a lazy global, it cost every use of
+        /// the lock a call to check that it was initialised, some dozen times a send.
+        private let sanitizer: ThreadSanitizerAnnotations?
 
         /// Guards `state`.
         package init(_ state: consuming sending State) {
             mutex = Mutex(state)
+            sanitizer = ThreadSanitizerAnnotations.active
         }
 
         /// Runs `body` with exclusive access to the state.
         package borrowing func withLock<Result, E: Error>(
             _ body: (inout sending State) throws(E) -> sending Result
         ) throws(E) -> sending Result {
-            guard let sanitizer = ThreadSanitizerAnnotations.active else { return try mutex.withLock(body) }
+            guard let sanitizer else { return try mutex.withLock(body) }
             // The mutex's address, in the owning object, names the lock to the sanitizer. Taken
             // before the lock and without touching the state: an access to the state before the
             // sanitizer hears of the acquisition would itself be reported.
