@@ -65,6 +65,14 @@ struct SpillFileTests {
         #expect(SpillFile(SpillFile.Settings(directory: folder.appendingPathComponent("missing"), limit: 10)) == nil)
     }
 
+    @Test("a process the app starts inherits no descriptor to a spilled body: the file is closed on exec")
+    func closedOnExec() throws {
+        let file = try #require(SpillFile(SpillFile.Settings(directory: nil, limit: 10)))
+        defer { file.close() }
+        // Opened by `mkstemp`, it was inherited by every child process until the body ended.
+        #expect(file.closesOnExec)
+    }
+
     #if canImport(FoundationNetworking)
         @Test("a reader that falls further behind than the spill limit ends the transfer with a typed error")
         func readerFallsBehindPastTheLimit() async throws {

@@ -58,9 +58,14 @@ struct SpillFile {
     init?(_ settings: Settings) {
         let directory = settings.directory?.path ?? NSTemporaryDirectory()
         var template = Array((directory + "/ECNetworking-body-XXXXXX").utf8CString)
-        let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+        let descriptor = template.withUnsafeMutableBufferPointer { Self.makeFile($0.baseAddress!) }
         guard descriptor >= 0 else { return nil }
-        template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+        // A file system that will not unlink it (an append-only folder, say) would keep the body
+        // under a name after the process ends: no byte goes into such a file.
+        guard template.withUnsafeBufferPointer({ unlink($0.baseAddress!) }) == 0 else {
+            Self.close(descriptor)
+            return nil
+        }
         self.descriptor = descriptor
         self.limit = settings.limit
     }
@@ -144,7 +149,27 @@ struct SpillFile {
         #endif
     }
 
+    /// Creates the file `template` names (see `mkstemp`), closed on exec as every other file the
+    /// library opens: a process the app starts must not inherit a descriptor to a response's body.
+    /// `mkstemp` opens without the flag; `mkostemp`, where the C library has it, sets it in the same
+    /// call, where setting it after could race a `fork` on another thread.
+    private static func makeFile(_ template: UnsafeMutablePointer<CChar>) -> Int32 {
+        #if os(Linux)
+            if let mkostemp { return mkostemp(template, O_CLOEXEC) }
+        #endif
+        let descriptor = mkstemp(template)
+        if descriptor >= 0 { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
+        return descriptor
+    }
+
     #if os(Linux)
+        /// The C library's `mkostemp`, looked up once, as `fallocate` is (Glibc's module map
+        /// declares it only for `_GNU_SOURCE`).
+        private static let mkostemp: (@convention(c) (UnsafeMutablePointer<CChar>, Int32) -> Int32)? = {
+            guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mkostemp") else { return nil }
+            return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<CChar>, Int32) -> Int32).self)
+        }()
+
         /// The C library's `fallocate`, looked up once: Glibc's module map leaves it out (it is
         /// declared only for `_GNU_SOURCE`), though glibc and musl both export it.
         private static let fallocate: (@convention(c) (Int32, Int32, off_t, off_t) -> Int32)? = {
@@ -155,6 +180,10 @@ struct SpillFile {
 
     /// Closes the file, which frees its space.
     func close() {
+        Self.close(descriptor)
+    }
+
+    private static func close(_ descriptor: Int32) {
         #if canImport(Darwin)
             _ = Darwin.close(descriptor)
         #elseif canImport(Musl)
@@ -162,5 +191,10 @@ struct SpillFile {
         #else
             _ = Glibc.close(descriptor)
         #endif
+    }
+
+    /// Whether the descriptor is closed when the process executes another program.
+    var closesOnExec: Bool {
+        fcntl(descriptor, F_GETFD) & FD_CLOEXEC != 0
     }
 }
