@@ -272,13 +272,13 @@ final class URLSessionExchange: SessionTask {
             try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
                 let start = state.withLock { state -> PushStart in
                     state.pushWaiter = continuation
-                    guard state.ending == nil else { return .ended }
-                    guard !state.hasPendingChunk else { return .draining }
+                    // An exchange that ended drains too: what was kept goes over, then the push
+                    // hears of the end (see ``drain(to:)``).
+                    guard state.ending == nil, !state.hasPendingChunk else { return .draining }
                     attach(receiver, in: &state)
                     return .attached
                 }
                 switch start {
-                case .ended: DispatchQueue.global().async { self.finishPush(to: receiver) }
                 case .draining: DispatchQueue.global().async { self.drain(to: receiver) }
                 case .attached: break
                 }
@@ -290,9 +290,8 @@ final class URLSessionExchange: SessionTask {
 
     /// How ``push(to:)`` starts.
     private enum PushStart {
-        /// The exchange had ended: what was kept goes over, then the push hears of the end.
-        case ended
-        /// Chunks were kept: they go over first (see ``drain(to:)``).
+        /// Chunks were kept, or the exchange had ended: what was kept goes over first (see
+        /// ``drain(to:)``).
         case draining
         /// Nothing was kept: the next chunk goes to the receiver where it arrives.
         case attached
@@ -369,47 +368,6 @@ final class URLSessionExchange: SessionTask {
         state.isSuspended = false
         guard let task = state.task else { return }
         delegate.control { task.resume() }
-    }
-
-    /// The chunks kept before a push's receiver took over, oldest first: in memory, then in the
-    /// spill file.
-    private struct Backlog {
-        var chunks: ArraySlice<Data>
-        var spill: SpillFile?
-
-        /// Hands every byte to `receiver`, in order, and closes the spill file.
-        mutating func hand(to receiver: ChunkReceiver) throws {
-            defer { spill?.close() }
-            for chunk in chunks { try receiver(chunk) }
-            while let unread = spill?.unreadCount, unread > 0 {
-                guard let data = spill?.read(upTo: URLSessionExchange.highWaterMark) else {
-                    throw NetworkError.transport(URLError(.cannotOpenFile))
-                }
-                try receiver(data)
-            }
-        }
-    }
-
-    /// Hands the backlog of an exchange that ended to its push's receiver, then tells the push how
-    /// the body ended. Nothing else touches the backlog once the exchange has ended.
-    private func finishPush(to receiver: @escaping ChunkReceiver) {
-        let (backlog, ending, waiter) = state.withLock { state in
-            (Self.takeBacklog(from: &state), state.ending ?? .success(()), state.pushWaiter.take())
-        }
-        do {
-            var backlog = backlog
-            try backlog?.hand(to: receiver)
-        } catch {
-            waiter?.resume(throwing: error)
-            return
-        }
-        waiter?.resume(with: ending)
-    }
-
-    /// The chunks kept in `state`, taken out of it; `nil` when there are none.
-    private static func takeBacklog(from state: inout State) -> Backlog? {
-        guard state.hasPendingChunk else { return nil }
-        return Backlog(chunks: state.chunks.removeAll(), spill: state.spill.take())
     }
 
     /// Ends the exchange with `error` unless the transfer already ended: the sender or the reader
@@ -606,12 +564,10 @@ final class URLSessionExchange: SessionTask {
                 waiters.completion = completion
                 return waiters
             }
-            var isReleased = false
             if case .failure = outcome, !keepingUnreadBytes {
                 // Bytes nobody will read are released at once.
                 _ = state.chunks.removeAll()
                 state.discardSpill()
-                isReleased = true
             }
             let error: any Error
             switch outcome {
@@ -621,14 +577,10 @@ final class URLSessionExchange: SessionTask {
             waiters.head = state.head.finish(.failure(error))?.waiter
             waiters.reader = state.reader
             state.reader = nil
-            // A push with chunks still kept (the transfer ended before another chunk brought
-            // them over) hears of the end once they are handed over; see ``finishPush(to:)``.
-            if let receiver = state.receiver {
-                if isReleased || !state.hasPendingChunk {
-                    waiters.push = state.pushWaiter.take()
-                } else {
-                    DispatchQueue.global().async { self.finishPush(to: receiver) }
-                }
+            // A push's receiver is attached only once nothing is kept (see ``drain(to:)``), so an
+            // attached push hears of the end now; one still draining hears of it from the drain.
+            if state.receiver != nil {
+                waiters.push = state.pushWaiter.take()
             }
             return waiters
         }
