@@ -64,6 +64,7 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
 
     private struct State {
         var requests: [ReceivedRequest] = []
+        var heads: [String] = []
     }
 
     /// The port the server listens on.
@@ -82,6 +83,13 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
     /// Every request received so far, in order.
     public var requests: [ReceivedRequest] {
         lock.withLock { state.requests }
+    }
+
+    /// Every request head read so far, in order, as its request line and declared body length,
+    /// whether or not its body then came whole: what a test that failed on a request the server
+    /// never finished reading reports.
+    public var requestHeads: [String] {
+        lock.withLock { state.heads }
     }
 
     /// The number of connections accepted so far, including those that sent no readable request
@@ -203,6 +211,8 @@ public final class LoopbackHTTPServer: @unchecked Sendable {
             let value = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
             headers[name] = headers[name].map { "\($0), \(value)" } ?? value
         }
+        let declared = headers["content-length"].map { " (Content-Length \($0))" } ?? ""
+        lock.withLock { state.heads.append("\(lines[0])\(declared)") }
         var body = Data(received[end.upperBound...])
         // libcurl waits a second for this before it sends a large body.
         if headers["expect"]?.lowercased() == "100-continue" {

@@ -71,8 +71,10 @@ struct KeptAliveResendTests {
                 return .failure(error)
             }
         }
+        // What the server saw, for a failure to say: which heads came, and on how many connections.
+        let seen = "heads \(server.requestHeads), on \(server.acceptedConnectionCount) connections"
         // At once: well before the deadline the old code waited for.
-        #expect(ContinuousClock.now - started < .seconds(10), "\(method) of a \(body) body over \(kind)")
+        #expect(ContinuousClock.now - started < .seconds(10), "\(method) of a \(body) body over \(kind); \(seen)")
         // Only whole requests: a head without its body is never one.
         let uploaded = server.requests.filter { $0.method == method.rawValue }
         #expect(uploaded.allSatisfy { $0.header("Content-Length") == String(contents.count) })
@@ -91,7 +93,7 @@ struct KeptAliveResendTests {
             #expect(error.requestMayHaveBeenSent == (method == .post), "\(method) of a \(body) body over \(kind)")
             #expect(uploaded.count == 1, "\(method) of a \(body) body over \(kind)")
         default:
-            Issue.record("\(method) of a \(body) body over \(kind) ended with \(result)")
+            Issue.record("\(method) of a \(body) body over \(kind) ended with \(result); \(seen)")
         }
     }
 }
