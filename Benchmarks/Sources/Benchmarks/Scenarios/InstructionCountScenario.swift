@@ -8,7 +8,9 @@ import Foundation
 /// Each loop runs twice, with `n` and `3n` sends, and the difference is divided by `2n`: what the
 /// process does once (start-up, the first send's metadata lookups) cancels out. Hash seeds are
 /// fixed so that dictionaries probe alike in every run. The same runs count the calls to the
-/// concurrency runtime's task allocator, which a malloc counter does not see.
+/// concurrency runtime's task allocator, which a malloc counter does not see, and the lines of
+/// machine code a send runs: what time costs beyond instructions, since code that does not stay
+/// in the instruction cache between sends is fetched again on every one.
 struct InstructionCountScenario {
     /// Small counts.
     var quick: Bool
@@ -23,7 +25,7 @@ struct InstructionCountScenario {
             title: "Instructions per send (valgrind --tool=callgrind, in-memory session)",
             table: TextTable(header: [
                 "actions", "hand-written", "ECNetworking", "overhead", "ratio", "task allocs, hand-written",
-                "task allocs, ECNetworking",
+                "task allocs, ECNetworking", "code lines, hand-written", "code lines, ECNetworking",
             ]))
         guard let valgrind = await Self.tool("valgrind", packages: ["valgrind"]),
             let strip = await Self.tool("strip", packages: ["binutils"])
@@ -43,7 +45,10 @@ struct InstructionCountScenario {
         }
         outcome.notes.append(
             "per send = (instructions of \(3 * sends) sends − of \(sends) sends) / \(2 * sends); "
-                + "the library in its default configuration (coalescing off, a 60 s timeout), like `pipeline`.")
+                + "the library in its default configuration (coalescing off, a 60 s timeout), like `pipeline`. "
+                + "Code lines: the 64-byte lines of machine code in which some instruction ran at least once a "
+                + "send, in every object the process loaded (the send's instruction-cache footprint; a 32 KiB first-level "
+                + "instruction cache holds 512 of them).")
         return outcome
     }
 
@@ -59,7 +64,8 @@ struct InstructionCountScenario {
                 "\(actions)", Format.integer(baseline.instructions), Format.integer(library.instructions),
                 Format.integer(library.instructions - baseline.instructions), Format.number(ratio, decimals: 3),
                 Format.number(baseline.taskAllocations, decimals: 1),
-                Format.number(library.taskAllocations, decimals: 1))
+                Format.number(library.taskAllocations, decimals: 1), Format.integer(Double(baseline.codeLines)),
+                Format.integer(Double(library.codeLines)))
             outcome.result("pipeline_\(actions)_actions_instructions", Format.integer(library.instructions))
             outcome.result(
                 "pipeline_\(actions)_actions_overhead_instructions",
@@ -70,6 +76,13 @@ struct InstructionCountScenario {
             outcome.result(
                 "pipeline_\(actions)_actions_overhead_task_allocs",
                 Format.number(library.taskAllocations - baseline.taskAllocations, decimals: 1))
+            outcome.result("pipeline_\(actions)_actions_code_lines", Format.integer(Double(library.codeLines)))
+            outcome.result(
+                "pipeline_\(actions)_actions_overhead_code_lines",
+                Format.integer(Double(library.codeLines - baseline.codeLines)))
+            outcome.result(
+                "pipeline_\(actions)_actions_code_lines_ratio",
+                Format.number(Double(library.codeLines) / Double(baseline.codeLines), decimals: 3))
         }
     }
 
@@ -101,30 +114,33 @@ struct InstructionCountScenario {
         return copy
     }
 
-    /// What one send of `loop` with `actions` actions costs: instructions, and calls to the
+    /// What one send of `loop` with `actions` actions costs: instructions; calls to the
     /// concurrency runtime's task allocator (`swift_task_alloc`, which the malloc counter of the
-    /// `pipeline` scenario does not see: it hands out memory from slabs it already holds).
+    /// `pipeline` scenario does not see: it hands out memory from slabs it already holds); and the
+    /// 64-byte lines of code that run on every send.
     private func costPerSend(_ valgrind: URL, _ executable: URL, loop: String, actions: Int) async throws
-        -> (instructions: Double, taskAllocations: Double)
+        -> SendCost
     {
         let few = try await profile(valgrind, executable, loop: loop, actions: actions, sends: sends)
         let many = try await profile(valgrind, executable, loop: loop, actions: actions, sends: 3 * sends)
-        return (
-            Double(many.instructions - few.instructions) / Double(2 * sends),
-            Double(many.taskAllocations - few.taskAllocations) / Double(2 * sends)
-        )
+        let taskAllocations = { (profile: CallgrindProfile) in profile.calls["swift_task_alloc"] ?? 0 }
+        return SendCost(
+            instructions: Double(many.instructions - few.instructions) / Double(2 * sends),
+            taskAllocations: Double(taskAllocations(many.profile) - taskAllocations(few.profile)) / Double(2 * sends),
+            codeLines: few.profile.linesRunEverySend(few: sends, comparedWith: many.profile, many: 3 * sends))
     }
 
     private func profile(_ valgrind: URL, _ executable: URL, loop: String, actions: Int, sends: Int)
-        async throws -> (instructions: Int, taskAllocations: Int)
+        async throws -> (instructions: Int, profile: CallgrindProfile)
     {
         let output = executable.deletingLastPathComponent().appendingPathComponent("callgrind-\(loop)-\(sends).out")
         defer { try? FileManager.default.removeItem(at: output) }
         let result = try await ChildProcess.run(
             valgrind,
             [
-                "--tool=callgrind", "--callgrind-out-file=\(output.path)", executable.path, "--only", loop,
-                "--iterations", "\(sends)", "--actions", "\(actions)",
+                // Counts by instruction, not by source line, for the lines of code a send runs.
+                "--tool=callgrind", "--dump-instr=yes", "--callgrind-out-file=\(output.path)", executable.path,
+                "--only", loop, "--iterations", "\(sends)", "--actions", "\(actions)",
                 // The library's default configuration, as in `pipeline`: coalescing is opt-in.
                 "--no-coalescing",
             ],
@@ -135,30 +151,16 @@ struct InstructionCountScenario {
             let count = line.split(separator: " ").last.flatMap({ Int($0) }),
             let profile = try? String(contentsOf: output, encoding: .utf8)
         else { throw BenchmarkError.toolFailed("valgrind", String(result.output.suffix(2_000))) }
-        return (count, Self.calls(to: "swift_task_alloc", in: profile))
+        return (count, CallgrindProfile(profile))
     }
+}
 
-    /// How many calls `profile` (a callgrind output file) records to the function `name`.
-    ///
-    /// Callgrind names a function once, as `(id) name`, and by `(id)` alone after that; a call is
-    /// a `cfn=` line naming the callee followed by a `calls=<count> …` line.
-    static func calls(to name: String, in profile: String) -> Int {
-        var ids: Set<Substring> = []
-        var callee: Substring?
-        var total = 0
-        for line in profile.split(separator: "\n") {
-            if line.hasPrefix("fn=") || line.hasPrefix("cfn=") {
-                let reference = line.drop { $0 != "=" }.dropFirst()
-                let id = reference.prefix { $0 != " " }
-                if reference.dropFirst(id.count).drop(while: { $0 == " " }) == name { ids.insert(id) }
-                callee = line.hasPrefix("cfn=") ? id : nil
-            } else if line.hasPrefix("calls="), let callee {
-                if ids.contains(callee), let count = Int(line.dropFirst(6).prefix { $0 != " " }) { total += count }
-            } else if !line.isEmpty, line.first?.isNumber == true || line.hasPrefix("+") || line.hasPrefix("-") {
-                // A cost line: the call it belonged to, if any, is complete.
-                callee = nil
-            }
-        }
-        return total
-    }
+/// What one send costs, as ``InstructionCountScenario`` counts it.
+private struct SendCost {
+    /// Instructions per send.
+    var instructions: Double
+    /// Calls to the concurrency runtime's task allocator per send.
+    var taskAllocations: Double
+    /// The 64-byte lines of code run on every send (see ``CallgrindProfile/linesRunEverySend(few:comparedWith:many:)``).
+    var codeLines: Int
 }
