@@ -41,13 +41,20 @@ extension URLSession: Session {
     /// On Linux a file body a network hands over goes out with its `Content-Length`, not chunked
     /// (as FoundationNetworking sends any other stream), and a file that changes size while it is
     /// sent fails the task with ``NetworkError/invalidRequest(reason:)``, nothing past its length
-    /// on the wire.
+    /// on the wire. A file or data body goes out from a stream of the library's, so that when
+    /// libcurl sends the request again on a fresh connection (the kept-alive one it reused closed
+    /// before a byte of the answer), the task fails at once as a lost connection: the session's
+    /// delegate is not the library's, so the body cannot be had again, and FoundationNetworking
+    /// would send the head again without it and wait for the timeout.
     public func dataTask(
         for request: URLRequest,
         completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
     ) -> any SessionTask {
         #if canImport(FoundationNetworking)
-            guard let body = OwnedRequestBody.owner(of: request.httpBodyStream) else {
+            let owned =
+                OwnedRequestBody.owner(of: request.httpBodyStream)
+                ?? request.httpBody.flatMap { $0.isEmpty ? nil : OwnedRequestBody(bytes: $0) }
+            guard let body = owned else {
                 return URLSessionTaskStarter(session: self, request: request, completion: completion)
             }
             // The body's own length and a blank `Transfer-Encoding`, as `URLSessionTransport` sends

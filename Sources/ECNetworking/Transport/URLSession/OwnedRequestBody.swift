@@ -153,8 +153,19 @@
         /// Reads on as long as the stream is neither at its end nor closed: a stream that failed
         /// says so from ``read(_:maxLength:)``, which FoundationNetworking calls only when this is
         /// true, and which then stops the transfer (a stream with no bytes available only ends it).
+        ///
+        /// At its end too, for a body of some bytes: libcurl never reads a body again once it had
+        /// its end, unless it sends the request again, and then FoundationNetworking swaps in the
+        /// stream the session's delegate gives (``OwnedRequestBody/resentBody(method:)``). Read
+        /// again, this stream would end the new body at once, and its head, which promises the
+        /// bytes, would leave the server waiting for them until the send's deadline; the read
+        /// stops the transfer instead.
         override var hasBytesAvailable: Bool {
-            status == .open || status == .error
+            switch status {
+            case .open, .error: true
+            case .atEnd: body.length > 0
+            default: false
+            }
         }
 
         override var streamStatus: Stream.Status {
@@ -172,8 +183,15 @@
         }
 
         /// Up to `len` of the bytes still to send; 0 once `length` have gone; -1, which stops the
-        /// transfer, once the body was stopped.
+        /// transfer, once the body was stopped, or when a body of some bytes is read again after
+        /// its end (see ``hasBytesAvailable``): the request went out again without its body from
+        /// the start, so the send fails at once as a lost connection.
         override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength len: Int) -> Int {
+            if status == .atEnd, body.length > 0 {
+                body.stop(with: .transport(URLError(.networkConnectionLost)))
+                status = .error
+                return -1
+            }
             guard status == .open else { return status == .atEnd ? 0 : -1 }
             // Asked at the end too, so that a file that changed size just then still fails.
             let count = next(into: buffer, upTo: min(len, body.length - sent))
