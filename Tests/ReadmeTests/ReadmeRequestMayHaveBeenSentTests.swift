@@ -8,14 +8,12 @@ import Testing
 @Suite("Errors article: a request the server may have")
 struct ReadmeRequestMayHaveBeenSentTests {
     /// An order, placed with a POST: sending it twice would place two.
-    struct PlaceOrderRequest: Request {
+    struct OrderRequest: Request {
         typealias Response = Void
         let item: String
 
         func buildRequest(with baseURL: URL) throws -> NetworkRequest {
-            NetworkRequest(
-                method: .post, url: baseURL.appendingPathComponent("orders"),
-                body: .json(["item": item]))
+            NetworkRequest(method: .post, url: baseURL.appendingPathComponent("orders"), body: .json(["item": item]))
         }
     }
 
@@ -28,7 +26,7 @@ struct ReadmeRequestMayHaveBeenSentTests {
         var orderNeedsChecking = false
 
         do {
-            _ = try await network.send(PlaceOrderRequest(item: "tea"))
+            _ = try await network.send(OrderRequest(item: "tea"))
         } catch let error as NetworkError where error.requestMayHaveBeenSent {
             // The server may have placed the order: look it up before placing it again.
             orderNeedsChecking = true
