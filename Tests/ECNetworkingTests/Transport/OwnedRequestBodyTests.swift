@@ -23,33 +23,38 @@
             return (bytes, false)
         }
 
+        /// The bytes every test sends.
+        private static let contents = Data("a body of some bytes".utf8)
+
+        /// A body of ``contents``, its stream opened and read to its end once, and what that read.
+        private static func bodyReadOnce() -> (
+            body: OwnedRequestBody, stream: InputStream, read: (bytes: Data, failed: Bool)
+        ) {
+            let body = OwnedRequestBody(bytes: contents)
+            let stream = body.makeStream()
+            stream.open()
+            return (body, stream, drain(stream))
+        }
+
         @Test(
             "a stream read whole gives its bytes and its end, with nothing stopped, and a resend a fresh stream of them"
         )
         func readWhole() {
-            let contents = Data("a body of some bytes".utf8)
-            let body = OwnedRequestBody(bytes: contents)
-            let stream = body.makeStream()
-            stream.open()
-            let read = Self.drain(stream)
-            #expect(read.bytes == contents)
+            let (body, _, read) = Self.bodyReadOnce()
+            #expect(read.bytes == Self.contents)
             #expect(!read.failed)
             #expect(body.failure == nil)
             // The fresh stream the session's delegate hands over for a resend gives the body whole.
             let resent = body.resentBody(method: .put)
             resent.open()
-            #expect(Self.drain(resent).bytes == contents)
+            #expect(Self.drain(resent).bytes == Self.contents)
         }
 
         @Test(
             "read again after its end, as libcurl sending the request again without a fresh stream would, it stops the transfer as a lost connection instead of ending an empty body"
         )
         func readAgainAfterItsEnd() {
-            let contents = Data("a body of some bytes".utf8)
-            let body = OwnedRequestBody(bytes: contents)
-            let stream = body.makeStream()
-            stream.open()
-            _ = Self.drain(stream)
+            let (body, stream, _) = Self.bodyReadOnce()
             // The request goes out again and its body is read from the same stream.
             let again = Self.drain(stream)
             #expect(again.failed, "an ended stream read again must stop the transfer, not end a second, empty body")
