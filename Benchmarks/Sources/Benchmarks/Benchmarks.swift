@@ -133,6 +133,7 @@ enum Benchmarks {
         case .ahc: try await AsyncHTTPClientScenario(quick: options.quick).run()
         case .instructions: try await InstructionCountScenario(quick: options.quick).run()
         case .transfer: try await TransferScenario(quick: options.quick).run()
+        case .resume: try await TransferScenario(quick: options.quick).runResumption()
         case .profileLibrary:
             try await ProfileScenario(
                 library: true, iterations: options.iterations, actionCount: options.actionCount,

@@ -13,20 +13,32 @@ struct ResumedDownload: Sendable {
     /// The transport's name, for an error.
     let label: String
 
+    /// How long one timed download took, and the CPU time the whole process (client and in-process
+    /// server) used meanwhile: time a resumption takes over half a whole download's is the process's
+    /// own work when its CPU time grows alike, waiting (a timer, the disk) when it does not.
+    struct Timing: Sendable {
+        /// The wall time.
+        var elapsed: Duration
+        /// The process's CPU time, in nanoseconds.
+        var cpuNanoseconds: Double
+    }
+
     /// Downloads the body whole into a new file and returns how long it took.
-    func timeWholeDownload() async throws -> Duration {
+    func timeWholeDownload() async throws -> Timing {
         try await withFile { file in
             let clock = ContinuousClock()
+            let cpuStart = CPUTime.now()
             let start = clock.now
             let downloaded = try await network.download(GeneratedBodyRequest(byteCount: byteCount), to: file)
+            let timing = Timing(elapsed: clock.now - start, cpuNanoseconds: CPUTime.now() - cpuStart)
             try check(downloaded)
-            return clock.now - start
+            return timing
         }
     }
 
     /// Downloads the body until it breaks half-way (untimed), then resumes it and returns how long
     /// the resumption took to finish the file.
-    func timeResumption() async throws -> Duration {
+    func timeResumption() async throws -> Timing {
         try await withFile { file in
             let request = BrokenBodyRequest(byteCount: byteCount, breakingAt: byteCount / 2)
             let resumeData: ResumeData
@@ -38,8 +50,10 @@ struct ResumedDownload: Sendable {
                 resumeData = data
             }
             let clock = ContinuousClock()
+            let cpuStart = CPUTime.now()
             let start = clock.now
             let downloaded = try await network.download(request, resumingWith: resumeData)
+            let timing = Timing(elapsed: clock.now - start, cpuNanoseconds: CPUTime.now() - cpuStart)
             try check(downloaded)
             // The server waits for the bytes before the break to arrive before it closes.
             guard downloaded.resumedByteCount == Int64(byteCount / 2) else {
@@ -47,7 +61,7 @@ struct ResumedDownload: Sendable {
                     "\(label): the resumption started from byte \(downloaded.resumedByteCount), not from the "
                         + "break at \(byteCount / 2)")
             }
-            return clock.now - start
+            return timing
         }
     }
 
@@ -59,7 +73,7 @@ struct ResumedDownload: Sendable {
         }
     }
 
-    private func withFile(_ body: (URL) async throws -> Duration) async throws -> Duration {
+    private func withFile(_ body: (URL) async throws -> Timing) async throws -> Timing {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent(
             "ecnetworking-benchmark-\(UUID().uuidString).bin")
         defer { try? FileManager.default.removeItem(at: file) }

@@ -52,10 +52,27 @@ struct TransferScenario {
     /// Starts the server, measures, and stops the server and removes the upload sources whatever
     /// happens.
     func run() async throws -> ScenarioOutcome {
-        let server = try await LoopbackServer.start()
         defer { UploadSource.remove(byteCounts: [byteCount, TransferClient.warmUpByteCount(before: byteCount)]) }
+        return try await withServer(measure)
+    }
+
+    /// Scenario `resume`: only the resumed download's time against a whole download's (the last
+    /// part of ``run()``), against the same server.
+    func runResumption() async throws -> ScenarioOutcome {
+        try await withServer { baseURL in
+            var outcome = ScenarioOutcome(
+                title: "Resumption: a \(Self.size(byteCount)) body generated as it is sent (Hummingbird on 127.0.0.1)",
+                table: TextTable(header: ["figure", "client", "value", "bar"]))
+            try await measureResumption(baseURL, into: &outcome)
+            return outcome
+        }
+    }
+
+    /// Starts the server, runs `body` against it, and stops the server whatever happens.
+    private func withServer(_ body: (URL) async throws -> ScenarioOutcome) async throws -> ScenarioOutcome {
+        let server = try await LoopbackServer.start()
         do {
-            let outcome = try await measure(server.baseURL)
+            let outcome = try await body(server.baseURL)
             await server.stop()
             return outcome
         } catch {
@@ -193,8 +210,9 @@ struct TransferScenario {
                     network: TransferClient.withActions(network), byteCount: byteCount, label: label)
                 _ = try await download.timeResumption()  // warm-up
                 var ratios: [Double] = []
+                var cpuRatios: [Double] = []
                 for round in 0..<rounds {
-                    let (whole, resumed): (Duration, Duration)
+                    let (whole, resumed): (ResumedDownload.Timing, ResumedDownload.Timing)
                     if round.isMultiple(of: 2) {
                         whole = try await download.timeWholeDownload()
                         resumed = try await download.timeResumption()
@@ -202,15 +220,19 @@ struct TransferScenario {
                         resumed = try await download.timeResumption()
                         whole = try await download.timeWholeDownload()
                     }
-                    ratios.append(resumed.nanoseconds / whole.nanoseconds)
+                    ratios.append(resumed.elapsed.nanoseconds / whole.elapsed.nanoseconds)
+                    cpuRatios.append(resumed.cpuNanoseconds / whole.cpuNanoseconds)
                 }
                 let ratio = Statistics.median(ratios)
+                let cpuRatio = Statistics.median(cpuRatios)
                 outcome.table.add(
                     "resumed download time (median of \(rounds))", "ECNetworking download, \(label)",
-                    "from the half-way break: \(Format.number(ratio, decimals: 3))× a whole download",
+                    "from the half-way break: \(Format.number(ratio, decimals: 3))× a whole download, "
+                        + "CPU \(Format.number(cpuRatio, decimals: 3))×",
                     "≤ \(Self.resumptionBar): \(ratio <= Self.resumptionBar ? "met" : "MISSED"); rounds "
                         + ratios.map { Format.number($0, decimals: 2) }.joined(separator: ", "))
                 outcome.result("\(prefix)resumed_download_time_ratio", Format.number(ratio, decimals: 3))
+                outcome.result("\(prefix)resumed_download_cpu_ratio", Format.number(cpuRatio, decimals: 3))
             }
         } catch {
             try? await transport.shutdown()
@@ -221,7 +243,8 @@ struct TransferScenario {
             "Resumed download: the body's first transfer breaks at half its length (the server closes the "
                 + "connection); `download(_:resumingWith:)` with the ResumeData it threw fetches the rest "
                 + "(Range: bytes=N-, If-Range with the ETag). Its time ÷ a whole download's, same transport, "
-                + "the order alternating by round.")
+                + "the order alternating by round; CPU = the whole process's (client and in-process server) over "
+                + "the same (no bar): a resumption's extra time is the process's own work when its CPU grows alike.")
     }
 
     /// The time and CPU ratios against their bars: for a download, time and CPU; for an upload,

@@ -16,6 +16,9 @@ struct Options: Sendable {
         /// A 1 GiB body downloaded to a file and read as a stream: resident memory, each in a
         /// process of its own, and time against the raw clients.
         case transfer
+        /// Only the last part of ``transfer``: a resumed download's time against a whole
+        /// download's, over each transport, to measure that figure alone in a few minutes.
+        case resume
         /// Only the library's send loop through the in-memory session, for `valgrind --tool=callgrind`.
         case profileLibrary = "profile-library"
         /// Only the hand-written loop, to subtract from ``profileLibrary`` under callgrind.
@@ -27,8 +30,9 @@ struct Options: Sendable {
         /// Only the library over `AsyncHTTPClientTransport` against the loopback server, for a profiler.
         case profileAsyncHTTPClientLibrary = "profile-ahc-library"
 
-        /// Whether a plain run (no `--only`) includes it; the profiling runs are only made on request.
-        var isDefault: Bool { !rawValue.hasPrefix("profile-") }
+        /// Whether a plain run (no `--only`) includes it; the profiling runs are only made on request,
+        /// and ``resume`` is a part of ``transfer``, which a plain run measures whole.
+        var isDefault: Bool { !rawValue.hasPrefix("profile-") && self != .resume }
     }
 
     /// Small counts, so every scenario finishes in well under a minute.
