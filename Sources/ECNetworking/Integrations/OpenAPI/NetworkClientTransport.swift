@@ -26,6 +26,11 @@
     /// never held whole; it cannot be sent twice, so a retry of it fails with
     /// ``NetworkError/bodyNotReplayable(response:lastError:)``.
     ///
+    /// An answer without content (to `HEAD`, or `204`/`304`) comes back with no body, and one whose
+    /// `Content-Length` is 0 with an empty one, each read to its end by the transport, so its send
+    /// ends as a success although generated code may never read it. A body the generated client
+    /// lets go unread (an undocumented response's) stops its transfer, and its send ends as
+    /// ``NetworkError/cancelled`` in the logs, spans and metrics.
     /// A successful response's body streams to the generated client as it arrives (a streamed send,
     /// see ``ResponseStream``): an `HTTPBody` read once, within
     /// ``NetworkConfiguration/maximumResponseSize`` and ``NetworkConfiguration/streamIdleTimeout``,
@@ -72,6 +77,18 @@
                 do {
                     // Streamed, so a large or endless body reaches the generated client as it arrives.
                     let stream = try await network.stream(networkRequest, priority: priority, progress: nil)
+                    guard stream.response.hasContent(answering: networkRequest.method) else {
+                        // Read to its end here, where it ends at once: generated code never reads
+                        // the body of an answer without content, and a body let go unread stops
+                        // its transfer, which would end a successful send as cancelled.
+                        for try await _ in stream {}
+                        return (HTTPResponse(stream.response), nil)
+                    }
+                    if stream.headers["Content-Length"] == "0" {
+                        // Empty, and read here for the same reason: it ends at once.
+                        for try await _ in stream {}
+                        return (HTTPResponse(stream.response), HTTPBody())
+                    }
                     return (HTTPResponse(stream.response), HTTPBody.streaming(stream))
                 } catch let error as NetworkError {
                     guard let answered = error.answeredResponse else { throw error }
@@ -113,6 +130,14 @@
             let length: Int64? = isCompressed ? nil : headers["Content-Length"].flatMap { Int64($0) }
             let chunks = stream.map { @Sendable chunk in ArraySlice(chunk) }
             return HTTPBody(chunks, length: length.map { .known($0) } ?? .unknown, iterationBehavior: .single)
+        }
+    }
+
+    extension NetworkResponse {
+        /// Whether this answer to a request of `method` can carry content: not one to `HEAD`, nor
+        /// a `204 No Content` or `304 Not Modified` (RFC 9110, 6.4.1).
+        fileprivate func hasContent(answering method: HTTPMethod) -> Bool {
+            method != .head && statusCode != 204 && statusCode != 304
         }
     }
 
