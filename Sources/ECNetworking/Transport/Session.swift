@@ -51,10 +51,9 @@ extension URLSession: Session {
         completion: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
     ) -> any SessionTask {
         #if canImport(FoundationNetworking)
-            let owned =
-                OwnedRequestBody.owner(of: request.httpBodyStream)
-                ?? request.httpBody.flatMap { $0.isEmpty ? nil : OwnedRequestBody(bytes: $0) }
-            guard let body = owned else {
+            guard
+                let body = OwnedRequestBody.owner(of: request.httpBodyStream) ?? OwnedRequestBody(bytesOf: request)
+            else {
                 return URLSessionTaskStarter(session: self, request: request, completion: completion)
             }
             // The body's own length and a blank `Transfer-Encoding`, as `URLSessionTransport` sends

@@ -62,6 +62,12 @@
             length = data.count
         }
 
+        /// The bytes `request` carries as its `httpBody`; `nil` when it carries none.
+        convenience init?(bytesOf request: URLRequest) {
+            guard let data = request.httpBody, !data.isEmpty else { return nil }
+            self.init(bytes: data)
+        }
+
         /// Why the body was stopped (the file changed size or could not be read), once it was: the
         /// send's error, where FoundationNetworking says only that a callback aborted the transfer.
         var failure: NetworkError? {
@@ -161,11 +167,13 @@
         /// bytes, would leave the server waiting for them until the send's deadline; the read
         /// stops the transfer instead.
         override var hasBytesAvailable: Bool {
-            switch status {
-            case .open, .error: true
-            case .atEnd: body.length > 0
-            default: false
-            }
+            status == .open || status == .error || isEndedBody
+        }
+
+        /// Whether the stream gave out all of a body of some bytes: read again, the request is
+        /// going out again without them (see ``hasBytesAvailable``).
+        private var isEndedBody: Bool {
+            status == .atEnd && body.length > 0
         }
 
         override var streamStatus: Stream.Status {
@@ -187,7 +195,7 @@
         /// its end (see ``hasBytesAvailable``): the request went out again without its body from
         /// the start, so the send fails at once as a lost connection.
         override func read(_ buffer: UnsafeMutablePointer<UInt8>, maxLength len: Int) -> Int {
-            if status == .atEnd, body.length > 0 {
+            if isEndedBody {
                 body.stop(with: .transport(URLError(.networkConnectionLost)))
                 status = .error
                 return -1

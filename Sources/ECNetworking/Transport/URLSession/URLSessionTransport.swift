@@ -219,8 +219,7 @@ public final class URLSessionTransport: HTTPTransport, Session, GatheringTranspo
     /// are, `nil`.
     private static func bytesBody(of urlRequest: URLRequest) -> URLSessionExchange.OwnedBody? {
         #if canImport(FoundationNetworking)
-            guard let data = urlRequest.httpBody, !data.isEmpty else { return nil }
-            return OwnedRequestBody(bytes: data)
+            OwnedRequestBody(bytesOf: urlRequest)
         #else
             nil
         #endif
