@@ -31,6 +31,7 @@
     /// ends as a success although generated code may never read it. A body the generated client
     /// lets go unread (an undocumented response's) stops its transfer, and its send ends as
     /// ``NetworkError/cancelled`` in the logs, spans and metrics.
+    ///
     /// A successful response's body streams to the generated client as it arrives (a streamed send,
     /// see ``ResponseStream``): an `HTTPBody` read once, within
     /// ``NetworkConfiguration/maximumResponseSize`` and ``NetworkConfiguration/streamIdleTimeout``,
@@ -77,17 +78,13 @@
                 do {
                     // Streamed, so a large or endless body reaches the generated client as it arrives.
                     let stream = try await network.stream(networkRequest, priority: priority, progress: nil)
-                    guard stream.response.hasContent(answering: networkRequest.method) else {
-                        // Read to its end here, where it ends at once: generated code never reads
-                        // the body of an answer without content, and a body let go unread stops
-                        // its transfer, which would end a successful send as cancelled.
+                    let hasContent = stream.response.hasContent(answering: networkRequest.method)
+                    guard hasContent, stream.headers["Content-Length"] != "0" else {
+                        // Read to its end here, where it ends at once: generated code may never read
+                        // an empty body (never one of an answer without content), and a body let go
+                        // unread stops its transfer, which would end a successful send as cancelled.
                         for try await _ in stream {}
-                        return (HTTPResponse(stream.response), nil)
-                    }
-                    if stream.headers["Content-Length"] == "0" {
-                        // Empty, and read here for the same reason: it ends at once.
-                        for try await _ in stream {}
-                        return (HTTPResponse(stream.response), HTTPBody())
+                        return (HTTPResponse(stream.response), hasContent ? HTTPBody() : nil)
                     }
                     return (HTTPResponse(stream.response), HTTPBody.streaming(stream))
                 } catch let error as NetworkError {
