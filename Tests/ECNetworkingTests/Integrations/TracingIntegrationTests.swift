@@ -96,6 +96,20 @@
             #expect(spans.allSatisfy { $0.endCount == 1 })
         }
 
+        @Test("a method OpenTelemetry does not know names its client span HTTP, as _OTHER with the method as sent")
+        func unknownMethod() async throws {
+            let tracer = RecordingTracer()
+            let (network, _) = makeTracedNetwork(answering: [MockResponse(statusCode: 200)], tracer: tracer)
+
+            _ = try await network.send(NetworkRequest(method: "PROPFIND", url: usersURL))
+
+            let spans = tracer.spans.all
+            try #require(spans.count == 2)
+            #expect(spans[1].kind == .client && spans[1].operationName == "HTTP")
+            #expect(spans[1].string("http.request.method") == "_OTHER")
+            #expect(spans[1].string("http.request.method_original") == "PROPFIND")
+        }
+
         @Test("the send's span is a child of the caller's span")
         func childOfTheCallersSpan() async throws {
             let tracer = RecordingTracer()

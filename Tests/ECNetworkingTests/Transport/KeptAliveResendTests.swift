@@ -92,6 +92,15 @@ struct KeptAliveResendTests {
             // Said of a method that is not idempotent, the one a caller must not simply send again.
             #expect(error.requestMayHaveBeenSent == (method == .post), "\(method) of a \(body) body over \(kind)")
             #expect(uploaded.count == 1, "\(method) of a \(body) body over \(kind)")
+            if method == .post, kind.usesURLSession {
+                // libcurl sent the head again on a fresh connection before the library could stop
+                // it, and the library stopped it before any of the body: a second, incomplete request.
+                let deadline = ContinuousClock.now + .seconds(5)
+                while server.requestHeads.filter({ $0.hasPrefix("POST") }).count < 2, ContinuousClock.now < deadline {
+                    try await Task.sleep(for: .milliseconds(10))
+                }
+                #expect(server.requestHeads.filter { $0.hasPrefix("POST") }.count == 2, "\(server.requestHeads)")
+            }
         default:
             Issue.record("\(method) of a \(body) body over \(kind) ended with \(result); \(seen)")
         }

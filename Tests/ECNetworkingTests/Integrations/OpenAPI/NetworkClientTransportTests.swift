@@ -67,6 +67,22 @@
             #expect(sent.customProperties[OpenAPIOperationID.self] == "deleteUser")
         }
 
+        @Test(
+            "on the wire, repeated request fields go out as they are over async-http-client, and joined by commas into one over URLSession",
+            arguments: TransportKind.allCases)
+        func repeatedFieldsOnTheWire(_ kind: TransportKind) async throws {
+            let server = try LoopbackHTTPServer { _ in .response(status: 204) }
+            defer { server.stop() }
+            try await kind.withNetwork(baseURL: server.baseURL) { network in
+                _ = try await NetworkClientTransport(network: network).send(
+                    clientRequest(path: "/tags", fields: [("X-Tag", "one"), ("X-Tag", "two")]), body: nil,
+                    baseURL: server.baseURL, operationID: "tags")
+            }
+            // The server joins fields it received apart with ", "; Foundation's own join has no space.
+            let received = try #require(server.requests.first).header("X-Tag")
+            #expect(received == (kind.joinsRepeatedHeaderFields ? "one,two" : "one, two"))
+        }
+
         @Test("a request body goes out as sent and the response's status, repeated headers and body come back")
         func bodyRoundTrip() async throws {
             let fake = FakeNetwork(baseURL: testBaseURL, runsActions: true)
