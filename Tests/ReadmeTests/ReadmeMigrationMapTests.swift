@@ -111,6 +111,20 @@ struct BrewerRequest: Request {
     }
 }
 
+/// What a `@Sendable` closure hands it, from any thread.
+final class Collected<Element: Sendable>: @unchecked Sendable {  // every access under `lock`
+    private let lock = NSLock()
+    private var items: [Element] = []
+
+    func append(_ item: Element) {
+        lock.withLock { items.append(item) }
+    }
+
+    var all: [Element] {
+        lock.withLock { items }
+    }
+}
+
 /// ELWebService's `ServicePassthroughDelegate`, as actions: the network tells them about every send.
 struct RequestLogger: RequestBeganAction, ResponseBeganAction, RequestFailedAction {
     let write: @Sendable (String) -> Void
@@ -240,10 +254,10 @@ struct ReadmeMigrationMapTests {
         let session = MockSession()
         session.stub(with: MockResponse(jsonObject: [["name": "Long Trail"]]))
         session.stub(.pathSuffix("/offline"), with: .failure(.notConnectedToInternet))
-        let lines = Log<String>()
-        let responseTimes = Log<Duration>()
         let baseURL = Self.baseURL
 
+        let responseTimes = Collected<Duration>()
+        let lines = Collected<String>()
         var configuration = NetworkConfiguration(baseURL: baseURL)
         // was: ServicePassthroughDelegate's didFinishCollectingTaskMetrics, and metricsCollected on one task
         configuration.metricsHandler = { metrics in

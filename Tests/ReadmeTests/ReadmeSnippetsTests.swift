@@ -36,7 +36,7 @@ struct ReadmeSnippetsTests {
         ("Sources/ECNetworking/ECNetworking.docc/Architecture.md", 0),
         ("Sources/ECNetworking/ECNetworking.docc/Concurrency.md", 0),
         ("Sources/ECNetworking/ECNetworking.docc/Performance.md", 0),
-        ("Sources/ECNetworking/ECNetworking.docc/Migrating.md", 28),
+        ("Sources/ECNetworking/ECNetworking.docc/Migrating.md", 34),
         ("Sources/ECNetworkingTesting/ECNetworkingTesting.docc/ECNetworkingTesting.md", 1),
         ("Sources/ECNetworkingTesting/ECNetworkingTesting.docc/Testing.md", 3),
     ]

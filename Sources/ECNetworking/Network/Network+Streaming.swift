@@ -30,8 +30,9 @@ extension Network {
         try await stream(request, priority: .normal, progress: nil)
     }
 
-    /// A network without transfer progress of its own sends as usual and tells `progress` of
-    /// the response's whole body at the end.
+    /// A network without transfer progress of its own sends as usual and reports no progress:
+    /// a typed send does not hand its body back to count. `progress` is finished when the send
+    /// ends.
     public func send<R: Request>(
         _ request: R, priority: RequestPriority, progress: TransferProgressHandler
     ) async throws -> R.Response {

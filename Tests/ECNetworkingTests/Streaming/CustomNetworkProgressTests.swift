@@ -30,7 +30,7 @@ struct CustomNetworkProgressTests {
 
         func add(action: any Action) {}
         func send<R: Request>(_ request: R, priority: RequestPriority) async throws -> R.Response {
-            throw NetworkError.invalidated
+            try request.response(from: body, with: JSONDecoder())
         }
         func send(_ request: NetworkRequest, priority: RequestPriority) async throws -> NetworkResponse {
             throw NetworkError.invalidated
@@ -71,6 +71,23 @@ struct CustomNetworkProgressTests {
         for await progress in updates { reports.append(progress) }
         #expect(reports.map(\.completedByteCount) == [500, 1_000])
         #expect(reports.allSatisfy { $0.direction == .download && $0.expectedByteCount == 1_000 })
+    }
+
+    @Test("the default send with progress reports none and finishes when the send ends")
+    func defaultSendWithProgress() async throws {
+        struct TextRequest: Request {
+            typealias Response = String
+            func buildRequest(with baseURL: URL) -> NetworkRequest {
+                NetworkRequest(url: baseURL.appendingPathComponent("text"))
+            }
+        }
+        let network = ReportingNetwork(body: Data("hello".utf8))
+        let (updates, handler) = TransferProgressHandler.makeStream(bufferingPolicy: .unbounded)
+        #expect(try await network.send(TextRequest(), priority: .normal, progress: handler) == "hello")
+        // Without `finish()`, this loop would never end.
+        var reports: [TransferProgress] = []
+        for await progress in updates { reports.append(progress) }
+        #expect(reports.isEmpty, "as Migrating says: a typed send does not hand its body back to count")
     }
 
     @Test("a closure handler hears its reports, and finishing it twice is harmless")
