@@ -9,7 +9,7 @@
     @testable import ECNetworking
 
     /// A network over `session` whose metrics go to `metrics`.
-    private func makeMeasuredNetwork(
+    func makeMeasuredNetwork(
         session: MockSession,
         metrics: TestMetrics,
         configure: (inout NetworkConfiguration) -> Void = { _ in }
