@@ -136,6 +136,15 @@ struct ContentTypeValidationTests {
         }
     }
 
+    @Test("without the strict check, a body of a type q=0 refuses that decodes is still returned")
+    func zeroQualityWithoutStrictCheck() async throws {
+        let (network, _) = makeStubbedNetwork(answering: answering("text/html"))
+        let accept = "application/json, text/html;q=0"
+
+        #expect(try await network.send(GetUser(accept: accept)) == User(id: 1, name: "Ada"))
+        await #expect(throws: NetworkError.self) { try await network.send(GetUser(accept: accept, validates: true)) }
+    }
+
     @Test("validation is turned off per request and in the configuration")
     func turnedOff() async throws {
         let page = Data("<html>".utf8)
